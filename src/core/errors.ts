@@ -3,7 +3,7 @@
  * `code` (documented in docs/errors.md) that shows up in logs, metrics and status conditions.
  */
 export abstract class HapticError extends Error {
-  /** Stable machine-readable code, e.g. `HAPTIC_ERR_TEMPLATE_RENDER`. */
+  /** Stable machine-readable code, for example HAPTIC_ERR_ABORTED. */
   abstract readonly code: string;
 
   constructor(message: string, options?: { cause?: unknown }) {
