@@ -4,8 +4,10 @@
  * that polls for the parent and kills the children when it is gone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 
 const live = new Set<ChildProcess>();
+const dirs = new Set<string>();
 let hooksInstalled = false;
 
 function killAll(): void {
@@ -19,6 +21,8 @@ function killAll(): void {
     }
   }
   live.clear();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs.clear();
 }
 
 function installHooks(): void {
@@ -34,16 +38,25 @@ function installHooks(): void {
   }
 }
 
+/** Forgets a directory registered with reapOnExit after the owner removed it itself. */
+export function forgetDir(dir: string): void {
+  dirs.delete(dir);
+}
+
 /**
- * Registers `child` so it is killed when this process ends. The watchdog covers SIGKILL of this
- * process, which runs no handler.
+ * Registers `child` so it is killed when this process ends, and `removeDir` (a private temp
+ * directory) removed with it. The watchdog covers SIGKILL of this process, which runs no handler.
  */
-export function reapOnExit(child: ChildProcess): void {
+export function reapOnExit(child: ChildProcess, options: { removeDir?: string } = {}): void {
   installHooks();
   live.add(child);
   child.once('exit', () => live.delete(child));
+  if (options.removeDir !== undefined) dirs.add(options.removeDir);
   if (child.pid !== undefined) {
-    const script = `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 1; done; kill -9 ${child.pid} 2>/dev/null`;
+    const rm =
+      options.removeDir !== undefined ? `; rm -rf '${options.removeDir.replaceAll("'", '')}'` : '';
+    // Acts only when the parent is gone, so a child that exited normally is left alone.
+    const script = `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 1; done; if ! kill -0 ${process.pid} 2>/dev/null; then kill -9 ${child.pid} 2>/dev/null${rm}; fi`;
     const watchdog = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
     watchdog.unref();
   }

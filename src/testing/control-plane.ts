@@ -14,7 +14,7 @@ import { sleep } from '../core/abort.js';
 import { HapticError } from '../core/errors.js';
 import { KubeClient } from '../k8s/client/kube-client.js';
 import type { ClusterConnection } from '../k8s/client/kube-config.js';
-import { reapOnExit } from './child-reaper.js';
+import { forgetDir, reapOnExit } from './child-reaper.js';
 import {
   resolveControlPlaneBinaries,
   type ControlPlaneBinaries,
@@ -248,6 +248,7 @@ export class ControlPlane {
     await this.stopApiServer('SIGTERM');
     await terminate(this.etcd, 'SIGTERM');
     rmSync(this.dir, { recursive: true, force: true });
+    forgetDir(this.dir);
   }
 
   private apiServerArgs(): string[] {
@@ -340,7 +341,7 @@ async function startEtcd(
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    reapOnExit(child);
+    reapOnExit(child, { removeDir: dir });
     const tail = tailCollector(child);
     const deadline = Date.now() + timeoutMs;
     try {
