@@ -34,7 +34,11 @@ async function startAndInterrupt(
   assert.ok(started.children.length >= 3, 'fixture started etcd, kube-apiserver and haproxy');
   for (const pid of started.children)
     assert.ok(alive(pid), `child ${pid} alive before the interrupt`);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   child.kill(signal);
   await exited;
   return started;
