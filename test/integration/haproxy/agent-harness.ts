@@ -1,0 +1,270 @@
+/**
+ * Helpers for the agent's integration tests: temp base dirs, echo backends that name
+ * themselves, an in-process agent with its own HAProxy, JSON calls, and HTTP through HAProxy.
+ * Every process and directory created here is removed by `cleanup()`; HAProxy masters are also
+ * SIGKILLed on process exit in case a test crashes.
+ */
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startAgent, type RunningAgent } from '../../../src/haproxy/agent/start-agent.js';
+import { MasterCliClient } from '../../../src/haproxy/runtime/master-cli-client.js';
+import { parseSocketAddress } from '../../../src/haproxy/runtime/socket-address.js';
+import { freePort } from '../../../src/testing/free-port.js';
+import { ensureHaproxy } from '../../../src/testing/haproxy-install.js';
+
+export const TOKEN = 'test-token-0123456789';
+
+const livePids = new Set<number>();
+process.on('exit', () => {
+  for (const pid of livePids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+});
+
+/** Remembers a pid to SIGKILL when the test process exits. */
+export function killOnExit(pid: number | undefined): void {
+  if (pid !== undefined) livePids.add(pid);
+}
+
+/** sha256 hex. */
+export function digest(content: string | Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/** An apply file entry with its content. */
+export function withContent(
+  path: string,
+  content: string | Buffer,
+): { path: string; digest: string; content: string } {
+  return { path, digest: digest(content), content: Buffer.from(content).toString('base64') };
+}
+
+/** A temp directory removed by `cleanup`. */
+export class TestEnv {
+  readonly dir = mkdtempSync(join(tmpdir(), 'haptic-agent-'));
+  readonly baseDir = join(this.dir, 'base');
+  readonly masterSocket = join(this.dir, 'master.sock');
+  readonly statsSocket = join(this.dir, 'admin.sock');
+  readonly haproxyBin = ensureHaproxy();
+  readonly #cleanups: (() => Promise<void> | void)[] = [];
+
+  constructor() {
+    mkdirSync(this.baseDir);
+  }
+
+  /** Registers a cleanup step (run in reverse order). */
+  defer(fn: () => Promise<void> | void): void {
+    this.#cleanups.push(fn);
+  }
+
+  /** Writes files into the base dir. */
+  write(files: Record<string, string | Buffer>): void {
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(this.baseDir, path)), { recursive: true });
+      writeFileSync(join(this.baseDir, path), content);
+    }
+  }
+
+  /** Reads a file of the base dir. */
+  read(path: string): string {
+    return readFileSync(join(this.baseDir, path), 'utf8');
+  }
+
+  /** Starts an in-process agent that runs its own HAProxy. */
+  async startAgent(
+    opts: { reloadIntervalMinMs?: number; maxBodyBytes?: number } = {},
+  ): Promise<RunningAgent> {
+    const agent = await startAgent({
+      baseDir: this.baseDir,
+      listenHost: '127.0.0.1',
+      listenPort: 0,
+      token: TOKEN,
+      masterSocket: this.masterSocket,
+      statsSocket: this.statsSocket,
+      haproxyBin: this.haproxyBin,
+      startHaproxy: true,
+      reloadIntervalMinMs: opts.reloadIntervalMinMs ?? 0,
+      ...(opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {}),
+    });
+    killOnExit(agent.haproxy?.pid);
+    this.defer(() => agent.stop());
+    return agent;
+  }
+
+  /** The master CLI of this env's HAProxy. */
+  master(): MasterCliClient {
+    return new MasterCliClient(parseSocketAddress(this.masterSocket));
+  }
+
+  /** Runs every cleanup step, then removes the directory. */
+  async cleanup(): Promise<void> {
+    for (const fn of this.#cleanups.reverse()) {
+      try {
+        await fn();
+      } catch {
+        // keep cleaning
+      }
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Echo backends on loopback: each answers `backend=<name>`. */
+export async function startEchoBackends(
+  names: readonly string[],
+): Promise<{ ports: Record<string, number>; close: () => Promise<void> }> {
+  const servers: Server[] = [];
+  const ports: Record<string, number> = {};
+  for (const name of names) {
+    const srv = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain', 'x-served-by': name });
+      res.end(`backend=${name}\n`);
+    });
+    srv.keepAliveTimeout = 1000;
+    await new Promise<void>((r) =>
+      srv.listen(0, '127.0.0.1', () => {
+        r();
+      }),
+    );
+    ports[name] = (srv.address() as AddressInfo).port;
+    servers.push(srv);
+  }
+  return {
+    ports,
+    close: async () => {
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((r) => {
+              s.close(() => {
+                r();
+              });
+              s.closeAllConnections();
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** One HTTP GET through HAProxy (fresh connection); resolves to status and body. */
+export function httpGet(
+  port: number,
+  path = '/',
+  host = 'app.test',
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: { host }, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body });
+        });
+      },
+    );
+    req.setTimeout(5000, () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Calls the agent API. */
+export async function call(
+  agent: { url: string },
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = TOKEN,
+): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token !== null) headers['authorization'] = `Bearer ${token}`;
+  const res = await fetch(`${agent.url}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // metrics and the like
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** A free loopback port. */
+export { freePort };
+
+/** A self-signed certificate + key PEM bundle for `cn`. */
+export function selfSignedPem(dir: string, cn: string): string {
+  const key = join(dir, `${cn}.key`);
+  const crt = join(dir, `${cn}.crt`);
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      crt,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${cn}`,
+    ],
+    { stdio: 'ignore' },
+  );
+  return `${readFileSync(crt, 'utf8')}${readFileSync(key, 'utf8')}`;
+}
+
+/** The subject CN HAProxy presents for SNI `servername` on `port`. */
+export async function presentedCn(port: number, servername: string): Promise<string> {
+  const { connect } = await import('node:tls');
+  return new Promise((resolve, reject) => {
+    const s = connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
+      const cn = s.getPeerCertificate().subject.CN;
+      s.end();
+      resolve(typeof cn === 'string' ? cn : String(cn));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** Global and defaults lines every test config starts with (see docs/agent.md). */
+export function globalSection(statsSocket: string): string {
+  return [
+    'global',
+    '    master-worker',
+    `    stats socket ${statsSocket} level admin expose-fd listeners`,
+    '    hard-stop-after 5s',
+    '    close-spread-time 1s',
+    '    default-path config',
+    'defaults',
+    '    mode http',
+    '    option idle-close-on-response',
+    '    timeout connect 1s',
+    '    timeout client 10s',
+    '    timeout server 10s',
+    '',
+  ].join('\n');
+}
