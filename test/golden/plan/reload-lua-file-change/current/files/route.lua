@@ -1,0 +1,1 @@
+core.register_action("route", {"http-req"}, function(txn) end)
