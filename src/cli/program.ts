@@ -8,10 +8,17 @@ import { HAPTIC_VERSION } from '../core/version.js';
 import { processIO, type CliIO, EXIT_USAGE, EXIT_FAILED } from './cli-io.js';
 import type { CommandContext, CommandRegistrar } from './command-context.js';
 import { registerAgentCommand } from './commands/agent-command.js';
+import { registerRenderCommand } from './commands/render-command.js';
+import { registerValidateCommand } from './commands/validate-command.js';
 import { registerVersionCommand } from './commands/version-command.js';
 
 /** Every command of the CLI, in the order `--help` lists them. */
-const COMMANDS: readonly CommandRegistrar[] = [registerAgentCommand, registerVersionCommand];
+const COMMANDS: readonly CommandRegistrar[] = [
+  registerAgentCommand,
+  registerValidateCommand,
+  registerRenderCommand,
+  registerVersionCommand,
+];
 
 /** Builds the program; exported for tests that inspect `--help`. */
 export function buildProgram(ctx: CommandContext): Command {

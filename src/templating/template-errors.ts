@@ -1,0 +1,74 @@
+/** Errors of the templating library; each names the template (and line) or field at fault. */
+import { HapticError } from '../core/errors.js';
+
+/**
+ * The HAProxyTemplateConfig (or one of its templates) is malformed: wrong structure, a template
+ * that does not compile, an include of an unknown snippet, an unknown assertion type or target.
+ */
+export class TemplateConfigError extends HapticError {
+  readonly code = 'HAPTIC_ERR_TEMPLATE_CONFIG';
+  override get isTerminal(): boolean {
+    return true;
+  }
+}
+
+/** Where in a template something went wrong. */
+export interface TemplateLocation {
+  /** Template name: `haproxy.cfg`, `map:<name>`, `file:<name>`, `cert:<name>` or a snippet name. */
+  readonly template: string;
+  /** 1-based line, or null when unknown. */
+  readonly line: number | null;
+  /** 1-based column, or null when unknown. */
+  readonly column: number | null;
+}
+
+/** A template failed while rendering (undefined variable, bad filter argument, fail(), ...). */
+export class TemplateRenderError extends HapticError {
+  readonly code = 'HAPTIC_ERR_TEMPLATE_RENDER';
+  /** The error message without location prefix (for `fail()`, exactly its message). */
+  readonly detail: string;
+  /** Status patches registered before the failure, for the `renderFailed` variants. */
+  statusPatches: readonly unknown[] = [];
+  constructor(
+    readonly location: TemplateLocation,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    const where =
+      location.line === null
+        ? location.template
+        : `${location.template}:${location.line}${location.column === null ? '' : `:${location.column}`}`;
+    super(`template ${where}: ${detail}`, options);
+    this.detail = detail;
+  }
+  override get isTerminal(): boolean {
+    return true;
+  }
+}
+
+/** Raised by the `fail(message)` template function: the template itself rejected its input. */
+export class TemplateFailError extends HapticError {
+  readonly code = 'HAPTIC_ERR_TEMPLATE_FAIL';
+  override get isTerminal(): boolean {
+    return true;
+  }
+}
+
+/**
+ * A tenant-supplied value (host, path, header, argument) holds characters that could end the
+ * HAProxy argument or line it is placed in, so it was rejected instead of rendered.
+ */
+export class UnsafeTenantValueError extends HapticError {
+  readonly code = 'HAPTIC_ERR_UNSAFE_TENANT_VALUE';
+  override get isTerminal(): boolean {
+    return true;
+  }
+}
+
+/** A fixtures file (Kubernetes objects for `haptic render`) is malformed or cannot be routed. */
+export class FixturesError extends HapticError {
+  readonly code = 'HAPTIC_ERR_FIXTURES_INVALID';
+  override get isTerminal(): boolean {
+    return true;
+  }
+}
