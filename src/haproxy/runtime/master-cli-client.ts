@@ -6,7 +6,7 @@
 import { sleep } from '../../core/abort.js';
 import { DeadlineExceededError } from '../../core/errors.js';
 import { ReloadFailedError, RuntimeCommandError } from './runtime-errors.js';
-import { isConnectRefused, sendSocketCommand } from './send-socket-command.js';
+import { isTransientMasterError, sendSocketCommand } from './send-socket-command.js';
 import { currentWorker, parseShowProc, type ProcTable } from './show-proc.js';
 import type { SocketAddress } from './socket-address.js';
 
@@ -55,6 +55,18 @@ export class MasterCliClient {
     return table;
   }
 
+  async #showProcPatiently(signal: AbortSignal | undefined, deadline: number): Promise<ProcTable> {
+    for (;;) {
+      try {
+        return await this.showProc(signal);
+      } catch (err) {
+        // A previous reload may still be re-executing the master.
+        if (!isTransientMasterError(err) || performance.now() > deadline) throw err;
+      }
+      await sleep(this.#pollMs, signal);
+    }
+  }
+
   /** Sends `reload` without waiting for its effect (2.6 answers nothing). */
   async reload(signal?: AbortSignal): Promise<void> {
     await sendSocketCommand(this.#address, 'reload\n', {
@@ -74,9 +86,14 @@ export class MasterCliClient {
     const { signal } = opts;
     const timeoutMs = opts.timeoutMs ?? 30_000;
     const started = performance.now();
-    const before = await this.showProc(signal);
+    const before = await this.#showProcPatiently(signal, started + timeoutMs);
     const oldPids = new Set(before.workers.map((w) => w.pid));
-    await this.reload(signal);
+    try {
+      await this.reload(signal);
+    } catch (err) {
+      // The master may reset the connection while it re-executes: the reload was received.
+      if (!isTransientMasterError(err)) throw err;
+    }
     for (;;) {
       if (performance.now() - started > timeoutMs) {
         throw new DeadlineExceededError('verified reload', timeoutMs);
@@ -85,8 +102,8 @@ export class MasterCliClient {
       try {
         table = await this.showProc(signal);
       } catch (err) {
-        // The master re-executes itself on reload and refuses connections for a moment.
-        if (!isConnectRefused(err)) throw err;
+        // The master re-executes itself on reload and refuses or resets connections for a moment.
+        if (!isTransientMasterError(err)) throw err;
       }
       if (table && table.master.reloads > before.master.reloads) {
         if (table.master.failed > 0) {

@@ -91,3 +91,14 @@ export function isConnectRefused(err: unknown): boolean {
   const cause = err.cause as NodeJS.ErrnoException | undefined;
   return cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOENT' || cause?.code === 'EAGAIN';
 }
+
+/**
+ * True for errors a master process being re-executed causes (refused or reset connections);
+ * used only where repeating the command is harmless (`show proc`, `reload`).
+ */
+export function isTransientMasterError(err: unknown): boolean {
+  if (isConnectRefused(err)) return true;
+  if (!(err instanceof RuntimeSocketError)) return false;
+  const cause = err.cause as NodeJS.ErrnoException | undefined;
+  return cause?.code === 'ECONNRESET' || cause?.code === 'EPIPE';
+}

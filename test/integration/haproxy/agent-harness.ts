@@ -157,12 +157,16 @@ export async function startEchoBackends(
   };
 }
 
-/** One HTTP GET through HAProxy (fresh connection); resolves to status and body. */
+/** One HTTP GET through HAProxy (fresh connection); resolves to status, body and headers. */
 export function httpGet(
   port: number,
   path = '/',
   host = 'app.test',
-): Promise<{ status: number; body: string }> {
+): Promise<{
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}> {
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port, path, headers: { host }, agent: false },
@@ -171,7 +175,7 @@ export function httpGet(
         res.setEncoding('utf8');
         res.on('data', (d: string) => (body += d));
         res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, body });
+          resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
         });
       },
     );
