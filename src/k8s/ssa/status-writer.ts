@@ -11,7 +11,7 @@
  *   `status.loadBalancer.ingress`) read-modify-write under a resourceVersion precondition,
  *   touching only its own entries (rule 8, P8).
  * - Retries optimistic-lock 409s only, with backoff; 404 means the object is gone; 400, 422 and
- *   a 500 "duplicate entries" are its own bugs and are never retried (rule 9).
+ *   a 500 for an untypable body ("duplicate entries") are its own bugs and are never retried (rule 9).
  */
 import { sleep } from '../../core/abort.js';
 import { Backoff, type BackoffOptions } from '../../core/backoff.js';
@@ -252,7 +252,7 @@ export class StatusWriter {
       if (err instanceof NotFoundError) return { done: this.result('not-found', false, requests) };
       if (err instanceof ConflictError && err.conflictKind === 'optimistic-lock')
         return { retry: true };
-      if (err instanceof InvalidError || isDuplicateEntries(err))
+      if (err instanceof InvalidError || isUntypableBody(err))
         return {
           done: {
             ...this.result('rejected', false, requests, undefined, (err as KubeApiError).message),
@@ -289,10 +289,16 @@ export class StatusWriter {
   }
 }
 
-/** The API server's answer to an apply with duplicate list-map keys (a 500 today). */
-function isDuplicateEntries(err: unknown): boolean {
+/**
+ * The API server answers an apply body it cannot type (duplicate list-map keys, a field the
+ * schema does not declare) with a 500 today (kubernetes PR #139255 would make it a 400). It is
+ * our bug either way: retrying the same body cannot help.
+ */
+function isUntypableBody(err: unknown): boolean {
   return (
-    err instanceof KubeApiError && err.statusCode === 500 && /duplicate entries/i.test(err.message)
+    err instanceof KubeApiError &&
+    err.statusCode === 500 &&
+    /duplicate entries|failed to create typed patch object/i.test(err.message)
   );
 }
 
