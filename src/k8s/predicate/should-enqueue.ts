@@ -11,9 +11,7 @@ export interface PredicateObject {
   readonly metadata?: {
     readonly generation?: number;
     readonly annotations?: Readonly<Record<string, string>>;
-    readonly [k: string]: unknown;
   };
-  readonly [k: string]: unknown;
 }
 
 /** Options of shouldEnqueue. */

@@ -116,7 +116,7 @@ describe('SSA subresources, generation and events on a real kube-apiserver (beha
     const entry = entryOf(obj, 'main-writer', { subresource: '' });
     assert.ok(entry);
     assert.ok(entry.fieldsV1?.['f:spec']);
-    assert.equal(entry.fieldsV1?.['f:status'], undefined);
+    assert.equal(entry.fieldsV1['f:status'], undefined);
   });
 
   it('16: spec and labels in an apply to /status are not written; the entry omits spec but records the labels (observed)', async () => {
@@ -139,7 +139,7 @@ describe('SSA subresources, generation and events on a real kube-apiserver (beha
     // the labels, although not written, appear in the /status entry.
     assert.equal(entry.fieldsV1?.['f:spec'], undefined);
     assert.deepEqual(entry.fieldsV1?.['f:metadata']?.['f:labels'], { 'f:sneaky': {} });
-    assert.ok(entry.fieldsV1?.['f:status']);
+    assert.ok(entry.fieldsV1['f:status']);
   });
 
   it('17: an apply to /status of a missing object is a 404 and creates nothing; the main resource answers 201', async () => {
