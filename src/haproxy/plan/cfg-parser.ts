@@ -33,6 +33,8 @@ export interface CfgLine {
   readonly usesEnv: boolean;
   /** Nesting depth of `.if` blocks around the line (0 outside any). */
   readonly condDepth: number;
+  /** The arguments as one comparable string (equal keys = equal lines for HAProxy). */
+  readonly key: string;
 }
 
 /** One section: its header line and the lines up to the next header. */
@@ -93,6 +95,10 @@ function isHex(ch: string | undefined): boolean {
  * is an ordinary character.
  */
 export function tokenizeCfgLine(text: string): TokenizedLine {
+  // Most lines hold no quote, escape, comment or variable: plain splitting is then exact.
+  if (!/["'\\#$\r]/.test(text)) {
+    return { args: text.split(/[ \t\v\f]+/).filter((a) => a !== ''), usesEnv: false };
+  }
   const args: string[] = [];
   let current = '';
   let started = false;
@@ -187,7 +193,7 @@ export function parseCfg(text: string): ParsedCfg {
     const first = args[0];
     if (first === undefined) continue;
     if (first === '.endif' && condDepth > 0) condDepth--;
-    const line: CfgLine = { lineNo: n + 1, args, usesEnv, condDepth };
+    const line: CfgLine = { lineNo: n + 1, args, usesEnv, condDepth, key: JSON.stringify(args) };
     if (first === '.if') condDepth++;
     if (CFG_SECTION_KEYWORDS.has(first)) {
       const { name, from } = sectionHeader(args);
@@ -219,17 +225,28 @@ export function findSection(cfg: ParsedCfg, kind: string, name: string): CfgSect
  * last `defaults` section above it (named or not).
  */
 export function defaultsOf(cfg: ParsedCfg, section: CfgSection): CfgSection | undefined {
-  if (section.from !== undefined) {
-    const named = section.from;
-    return cfg.sections.find((s) => s.kind === 'defaults' && s.name === named);
+  let index = defaultsIndex.get(cfg);
+  if (index === undefined) {
+    index = { named: new Map(), implicit: new Map() };
+    let last: CfgSection | undefined;
+    for (const s of cfg.sections) {
+      index.implicit.set(s, last);
+      if (s.kind === 'defaults') {
+        last = s;
+        if (s.name !== '' && !index.named.has(s.name)) index.named.set(s.name, s);
+      }
+    }
+    defaultsIndex.set(cfg, index);
   }
-  let found: CfgSection | undefined;
-  for (const s of cfg.sections) {
-    if (s === section) break;
-    if (s.kind === 'defaults') found = s;
-  }
-  return found;
+  return section.from !== undefined ? index.named.get(section.from) : index.implicit.get(section);
 }
+
+interface DefaultsIndex {
+  readonly named: Map<string, CfgSection>;
+  readonly implicit: Map<CfgSection, CfgSection | undefined>;
+}
+
+const defaultsIndex = new WeakMap<ParsedCfg, DefaultsIndex>();
 
 /** The chain of defaults sections a section inherits from, outermost first. */
 export function defaultsChain(cfg: ParsedCfg, section: CfgSection): readonly CfgSection[] {

@@ -60,8 +60,16 @@ function unquote(s: string): string {
   return t.length >= 2 && (t[0] === '"' || t[0] === "'") && t.endsWith(t[0]) ? t.slice(1, -1) : t;
 }
 
-/** Collects the files a configuration names and how it uses them. */
-export function collectCfgReferences(cfg: ParsedCfg, baseDir: string | undefined): CfgReferences {
+/**
+ * Collects the files a configuration names and how it uses them. Any argument may name a
+ * general file; `isFile` (when given) keeps only the arguments that resolve to a known path or
+ * are written as a directory (trailing `/`), which keeps the list small on big configurations.
+ */
+export function collectCfgReferences(
+  cfg: ParsedCfg,
+  baseDir: string | undefined,
+  isFile?: (path: string) => boolean,
+): CfgReferences {
   const refs: FileRef[] = [];
   const baseDirectives: string[] = [];
   const add = (name: string, use: RefUse, ordered = false): void => {
@@ -97,7 +105,7 @@ export function collectCfgReferences(cfg: ParsedCfg, baseDir: string | undefined
           i++;
           continue;
         }
-        if (!proxy) continue;
+        if (!proxy || (!arg.includes('map') && !arg.includes('-acl('))) continue;
         for (const m of arg.matchAll(CONVERTER)) {
           const match = m[1] ?? 'str';
           add(unquote(m[3] ?? ''), 'map', !TREE_MATCHES.has(match));
@@ -110,7 +118,13 @@ export function collectCfgReferences(cfg: ParsedCfg, baseDir: string | undefined
         }
       }
       for (let i = 1; i < args.length; i++) {
-        if (!consumed.has(i)) add(args[i] ?? '', 'general');
+        if (consumed.has(i)) continue;
+        const arg = args[i] ?? '';
+        if (isFile !== undefined && !arg.endsWith('/')) {
+          const path = resolveCfgPath(arg, baseDir);
+          if (path === undefined || !isFile(path)) continue;
+        }
+        add(arg, 'general');
       }
     }
   }

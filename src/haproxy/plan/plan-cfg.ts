@@ -28,7 +28,7 @@ function isRuntimeLine(section: CfgSection, line: CfgLine): boolean {
 }
 
 function lineKey(line: CfgLine): string {
-  return JSON.stringify(line.args);
+  return line.key;
 }
 
 type Edit =

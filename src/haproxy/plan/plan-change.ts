@@ -63,9 +63,10 @@ function buildSide(
   files: ReadonlyMap<string, FileContent>,
   cfgText: string,
   baseDir: string | undefined,
+  isFile: (path: string) => boolean,
 ): Side {
   const cfg = parseCfg(cfgText);
-  const refs = collectCfgReferences(cfg, baseDir);
+  const refs = collectCfgReferences(cfg, baseDir, isFile);
   const certs = new Map<string, CertUse>();
   const certDirs = new Map<string, string[]>();
   const crtLists = new Map<string, CrtListLine[]>();
@@ -324,8 +325,9 @@ export function planChange(
   if (curCfg === undefined)
     return { mode: 'reload', reasons: ['no running configuration is known (first apply)'] };
 
-  const cur = buildSide(current.files, contentText(curCfg), options.baseDir);
-  const des = buildSide(desired.files, contentText(desCfg), options.baseDir);
+  const isFile = (path: string): boolean => current.files.has(path) || desired.files.has(path);
+  const cur = buildSide(current.files, contentText(curCfg), options.baseDir, isFile);
+  const des = buildSide(desired.files, contentText(desCfg), options.baseDir, isFile);
   const out = new PlanCollector();
   if (!sameContent(curCfg, desCfg)) {
     if (sameCfgLines(cur.cfg, des.cfg))

@@ -106,8 +106,13 @@ function collectServers(cfg: ParsedCfg, section: CfgSection): BackendServers {
   return { servers, duplicates, ids, autoIds };
 }
 
+const trackedCache = new WeakMap<ParsedCfg, Set<string>>();
+
 function tracked(cfg: ParsedCfg): Set<string> {
+  const cached = trackedCache.get(cfg);
+  if (cached !== undefined) return cached;
   const out = new Set<string>();
+  trackedCache.set(cfg, out);
   for (const s of cfg.sections) {
     for (const line of s.lines) {
       if (line.args[0] !== 'server' && line.args[0] !== 'default-server') continue;
