@@ -39,6 +39,40 @@ type MemberLookup = (this: unknown, obj: unknown, key: unknown) => unknown;
 
 let jinjaCompatInstalled = false;
 
+interface NunjucksCompiler {
+  buffer: string;
+  _tmpid(): string;
+  _emit(code: string): void;
+  _emitLine(code: string): void;
+  _templateName(): string;
+  _compileExpression(node: unknown, frame: unknown): void;
+}
+
+/**
+ * nunjucks compiles `{% include %}` into a callback chain in which the rest of the including
+ * template runs inside the included template's render call; an error after an include is then
+ * reported against the included template with its line number. Renders here are synchronous, so
+ * an include compiles to a plain nested render instead: errors name the template they occur in.
+ */
+function patchSyncInclude(): void {
+  const compiler = (
+    nunjucks as unknown as {
+      compiler: { Compiler: { prototype: Record<string, unknown> } };
+    }
+  ).compiler;
+  compiler.Compiler.prototype['compileInclude'] = function (
+    this: NunjucksCompiler,
+    node: { template: unknown; ignoreMissing?: boolean },
+    frame: unknown,
+  ): void {
+    const id = this._tmpid();
+    this._emit(`var ${id} = env.getTemplate(`);
+    this._compileExpression(node.template, frame);
+    this._emitLine(`, false, ${this._templateName()}, ${node.ignoreMissing ? 'true' : 'false'});`);
+    this._emitLine(`${this.buffer} += ${id}.render(context.getVariables(), frame);`);
+  };
+}
+
 function ensureJinjaCompat(): void {
   // installJinjaCompat patches nunjucks' runtime globally (dict.items(), .get(), slices);
   // installing it twice would wrap the patch twice.
@@ -59,6 +93,7 @@ function ensureJinjaCompat(): void {
     }
     return compatLookup.call(this, obj, key);
   };
+  patchSyncInclude();
   jinjaCompatInstalled = true;
 }
 
