@@ -92,11 +92,10 @@ export interface SharedListWrite {
   readonly entries: readonly unknown[];
 }
 
-/** The parts of a live object the writer reads. */
+/** The parts of a live object the writer reads (managedFields are read untyped). */
 export interface LiveObject {
-  readonly metadata?: { readonly resourceVersion?: string; readonly [k: string]: unknown };
+  readonly metadata?: { readonly resourceVersion?: string };
   readonly status?: unknown;
-  readonly [k: string]: unknown;
 }
 
 type Attempt = { done: StatusWriteResult } | { retry: true };
