@@ -20,7 +20,7 @@ export function runHaptic(args: readonly string[]): Promise<HapticRun> {
       { cwd: REPO_ROOT, timeout: 60_000, maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' },
       (err, stdout, stderr) => {
         if (err && typeof err.code !== 'number') {
-          reject(err);
+          reject(new Error(`haptic ${args.join(' ')}: ${err.message}`, { cause: err }));
           return;
         }
         resolve({ code: err ? (err.code as number) : 0, stdout, stderr });

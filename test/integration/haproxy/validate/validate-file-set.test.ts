@@ -108,7 +108,8 @@ describe('validateFileSet with a real haproxy', () => {
       scratchParent,
     });
     assert.equal(result.valid, false);
-    assert.equal(result.errors[0]?.file, 'haproxy.cfg');
-    assert.equal(result.errors[0]?.line, 11);
+    const [first] = result.errors;
+    assert.ok(first);
+    assert.deepEqual([first.file, first.line], ['haproxy.cfg', 11]);
   });
 });
