@@ -63,8 +63,9 @@ export function extractOwned(obj: unknown, sel: ManagerSelector): Record<string,
 /** Walks one FieldsV1 node over one value; undefined when nothing owned is present. */
 export function extractNode(value: unknown, fields: FieldsV1): unknown {
   const keys = Object.keys(fields).filter((k) => k !== '.');
-  // A leaf: the manager owns the whole value (a scalar, an atomic list or an atomic map).
-  if (keys.length === 0) return value;
+  // `{}` is a leaf: the manager owns the whole value (a scalar, an atomic list or map).
+  // `{".": {}}` alone owns only the existence of a map or list entry, none of its fields.
+  if (keys.length === 0) return '.' in fields && isRecord(value) ? {} : value;
   if (Array.isArray(value)) return extractList(value, fields, keys);
   if (!isRecord(value)) return undefined;
   const out: Record<string, unknown> = {};
