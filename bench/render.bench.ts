@@ -160,12 +160,13 @@ export default async function renderBench(args: string[], signal: AbortSignal): 
     }),
   );
   const compileMs = performance.now() - compileStart;
-  let haproxyBin: string | null = null;
-  try {
-    haproxyBin = resolveHaproxyBinary();
-  } catch {
-    haproxyBin = null;
-  }
+  const haproxyBin = (() => {
+    try {
+      return resolveHaproxyBinary();
+    } catch {
+      return null;
+    }
+  })();
   console.log(
     `render benchmark (node ${process.version}, ${runs} runs per size, compile ${compileMs.toFixed(1)} ms)`,
   );
