@@ -77,6 +77,23 @@ describe('TemplateRenderer', () => {
     assert.equal(out, 'a/x b/x b/y |2|y|true\n');
   });
 
+  it('exposes the HAProxy pod store as controller.haproxy_pods', () => {
+    const r = renderer({
+      haproxyConfig: {
+        template: '{% for p in controller.haproxy_pods.list() %}{{ p.metadata.name }} {% endfor %}',
+      },
+    });
+    const pods = new FixtureStore(
+      'haproxy-pods',
+      [svc('haptic', 'haproxy-1'), svc('haptic', 'haproxy-0')],
+      ['metadata.namespace', 'metadata.name'],
+    );
+    assert.equal(
+      r.render({ stores: {}, haproxyPods: pods, now: NOW }).files.haproxyCfg,
+      'haproxy-0 haproxy-1 \n',
+    );
+  });
+
   it('fails getSingle when more than one object matches, naming the store', () => {
     const err = (() => {
       try {
