@@ -73,7 +73,7 @@ function byCfgLast(a: string, b: string): number {
 }
 
 function toFileSet(tree: ReadonlyMap<string, { readonly content: Buffer }>): FileSet {
-  return { files: new Map([...tree].map(([p, f]) => [p, new Uint8Array(f.content)])) };
+  return { files: new Map([...tree].map(([p, f]) => [p, f.content])) };
 }
 
 /** Runs applies against one HAProxy and keeps the agent state. */
@@ -207,14 +207,6 @@ export class AgentApplier {
       return this.#ok(started, 'noop', req.planId, ['files unchanged']);
     }
 
-    const decision = planChange(toFileSet(current), toFileSet(desired), { forceReload, baseDir });
-    let mode: 'noop' | 'runtime' | 'reload' = decision.mode;
-    const reasons = [...decision.reasons];
-    if (forceReload && mode !== 'reload') {
-      mode = 'reload';
-      reasons.push(req.mode === 'reload' ? 'reload requested' : 'baseline unknown');
-    }
-
     try {
       // Stage the whole desired tree so `haproxy -c` sees exactly what will run.
       await rm(this.#stageDir, { recursive: true, force: true });
@@ -224,13 +216,23 @@ export class AgentApplier {
         if (current.get(path)?.digest === file.digest) await link(join(baseDir, path), target);
         else await writeFile(target, file.content);
       }
-      const check = await checkHaproxyConfig({
+      // `haproxy -c` runs in its own process: plan while it checks.
+      const checking = checkHaproxyConfig({
         haproxyBin: this.#o.haproxyBin,
         baseDir: this.#stageDir,
         configPath: CFG,
         timeoutMs: this.#o.checkTimeoutMs ?? 60_000,
         ...(signal ? { signal } : {}),
       });
+      checking.catch(() => undefined);
+      const decision = planChange(toFileSet(current), toFileSet(desired), { forceReload, baseDir });
+      let mode: 'noop' | 'runtime' | 'reload' = decision.mode;
+      const reasons = [...decision.reasons];
+      if (forceReload && mode !== 'reload') {
+        mode = 'reload';
+        reasons.push(req.mode === 'reload' ? 'reload requested' : 'baseline unknown');
+      }
+      const check = await checking;
       if (!check.valid) return this.#reject(422, 'rejected', { errors: check.errors });
 
       const journal = await writeJournal(
