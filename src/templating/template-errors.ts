@@ -1,5 +1,6 @@
 /** Errors of the templating library; each names the template (and line) or field at fault. */
 import { HapticError } from '../core/errors.js';
+import type { StatusPatch } from './status-patch.js';
 
 /**
  * The HAProxyTemplateConfig (or one of its templates) is malformed: wrong structure, a template
@@ -28,7 +29,7 @@ export class TemplateRenderError extends HapticError {
   /** The error message without location prefix (for `fail()`, exactly its message). */
   readonly detail: string;
   /** Status patches registered before the failure, for the `renderFailed` variants. */
-  statusPatches: readonly unknown[] = [];
+  statusPatches: readonly StatusPatch[] = [];
   constructor(
     readonly location: TemplateLocation,
     detail: string,
