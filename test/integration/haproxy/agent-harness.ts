@@ -81,7 +81,11 @@ export class TestEnv {
 
   /** Starts an in-process agent that runs its own HAProxy. */
   async startAgent(
-    opts: { reloadIntervalMinMs?: number; maxBodyBytes?: number } = {},
+    opts: {
+      reloadIntervalMinMs?: number;
+      maxBodyBytes?: number;
+      tls?: { cert: Buffer; key: Buffer };
+    } = {},
   ): Promise<RunningAgent> {
     const agent = await startAgent({
       baseDir: this.baseDir,
@@ -94,6 +98,7 @@ export class TestEnv {
       startHaproxy: true,
       reloadIntervalMinMs: opts.reloadIntervalMinMs ?? 0,
       ...(opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {}),
+      ...(opts.tls ? { tls: opts.tls } : {}),
     });
     killOnExit(agent.haproxy?.pid);
     this.defer(() => agent.stop());
