@@ -21,7 +21,7 @@ import { apiVersionOf, objectPath, type ApiResource } from './api-resource.js';
 import { apply, type ApplyObject, type KubeRequester } from './apply.js';
 import { newerObservedGeneration, entryIdentity, withTransitionTimes } from './conditions.js';
 import { assertValidFieldManager } from './field-manager-name.js';
-import { extractOwned, isRecord } from './managed-fields.js';
+import { extractOwned, isRecord, managedFieldsOf } from './managed-fields.js';
 import { normalisedEqual, stripEmpty } from './normalise.js';
 import { StatusWriteConflictError } from './ssa-errors.js';
 
@@ -77,7 +77,8 @@ export interface StatusWriteOptions {
   readonly signal?: AbortSignal;
   /**
    * The live object if the caller has a fresh copy (e.g. from an informer that keeps
-   * managedFields); otherwise the writer GETs it. Used for the first attempt only.
+   * managedFields); otherwise the writer GETs it. Used for the first attempt only, and only
+   * when it carries `metadata.managedFields`: without them the owned subset is unknown.
    */
   readonly live?: LiveObject;
 }
@@ -198,7 +199,7 @@ export class StatusWriter {
       this.options.backoff ?? { initialMs: 50, maxMs: 1000 },
       this.options.random,
     );
-    let live = opts.live;
+    let live = opts.live && managedFieldsOf(opts.live).length > 0 ? opts.live : undefined;
     let requests = 0;
     for (let i = 0; i < this.maxAttempts; i++) {
       if (live === undefined) {

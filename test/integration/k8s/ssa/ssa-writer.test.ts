@@ -263,6 +263,61 @@ describe('StatusWriter on a real kube-apiserver (behaviours 10, 11, 29, 30)', ()
     assert.deepEqual(parents[1], both.status.parents[1]);
   });
 
+  it('writes its own Ingress status.loadBalancer.ingress entries read-modify-write and keeps a foreign entry', async () => {
+    const ingresses = {
+      group: 'networking.k8s.io',
+      version: 'v1',
+      resource: 'ingresses',
+      namespaced: true,
+    };
+    const ing = new Probes(client as KubeClient, ingresses, 'Ingress');
+    await ing.apply(
+      'creator',
+      {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'Ingress',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: { defaultBackend: { service: { name: 'svc', port: { number: 80 } } } },
+      },
+      { force: true },
+    );
+    await ing.apply(
+      'other-lb',
+      {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'Ingress',
+        metadata: { name: 'web', namespace: 'default' },
+        status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } },
+      },
+      { status: true },
+    );
+    const target: StatusTarget = {
+      resource: ingresses,
+      kind: 'Ingress',
+      namespace: 'default',
+      name: 'web',
+    };
+    const ours = (e: unknown): boolean =>
+      (e as { ip?: string }).ip?.startsWith('198.51.100.') ?? false;
+    const w = new StatusWriter(client as KubeClient, { fieldManager: 'haptic-ingress-status' });
+    const res = await w.writeSharedList(target, {
+      path: ['loadBalancer', 'ingress'],
+      isOurs: ours,
+      entries: [{ ip: '198.51.100.7' }],
+    });
+    assert.equal(res.written, true);
+    const live = await ing.get('web');
+    assert.deepEqual(live.status?.['loadBalancer'], {
+      ingress: [{ ip: '192.0.2.1' }, { ip: '198.51.100.7' }],
+    });
+    const again = await w.writeSharedList(target, {
+      path: ['loadBalancer', 'ingress'],
+      isOurs: ours,
+      entries: [{ ip: '198.51.100.7' }],
+    });
+    assert.equal(again.reason, 'unchanged');
+  });
+
   it('30: a concurrent foreign write makes the read-modify-write fail with an optimistic-lock 409, and the retry keeps both entries', async () => {
     await r.create('race', { hostnames: ['a.example'] });
     const stale = await r.get('race');

@@ -161,9 +161,20 @@ describe('StatusWriter', () => {
   it('uses a live object handed in instead of reading', async () => {
     const fake = new FakeKubeRequester([applied]);
     const w = new StatusWriter(fake, { fieldManager: 'w', clock });
-    const out = await w.write(target, { addresses: ['a'] }, { live: liveWith({}) });
+    const live = liveWith({}, { 'f:status': { 'f:other': {} } });
+    const out = await w.write(target, { addresses: ['a'] }, { live });
     assert.equal(out.reason, 'applied');
     assert.equal(fake.requests[0]?.method, 'PATCH');
+  });
+
+  it('reads the object when the live copy handed in has no managedFields (e.g. stripped by an informer)', async () => {
+    const fake = new FakeKubeRequester([() => liveWith({}), applied]);
+    const w = new StatusWriter(fake, { fieldManager: 'w', clock });
+    await w.write(target, { addresses: ['a'] }, { live: { metadata: { resourceVersion: '1' } } });
+    assert.deepEqual(
+      fake.requests.map((r) => r.method),
+      ['GET', 'PATCH'],
+    );
   });
 
   it('retries optimistic-lock conflicts with a fresh read and succeeds', async () => {
