@@ -32,8 +32,10 @@ export interface StartHaproxyOptions {
 
 /** A running master-worker HAProxy. */
 export interface HaproxyProcess {
+  /** The master's pid. */
   readonly pid: number;
-  readonly child: ChildProcess;
+  /** The child process, when this process started HAProxy (absent when attached). */
+  readonly child: ChildProcess | undefined;
   /** Stops the master and its workers: SIGTERM, then SIGKILL after `graceMs` (default 5 s). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -133,4 +135,42 @@ export async function startHaproxy(opts: StartHaproxyOptions): Promise<HaproxyPr
       throw err;
     }
   }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Attaches to a HAProxy master that already answers on `masterSocket` (for example one left
+ * running by an agent that was killed); undefined when nothing answers. `stop()` signals the
+ * master by pid, as for a child.
+ */
+export async function attachRunningHaproxy(
+  masterSocket: string,
+  signal?: AbortSignal,
+): Promise<HaproxyProcess | undefined> {
+  let pid: number;
+  try {
+    const master = new MasterCliClient(parseSocketAddress(masterSocket), { timeoutMs: 2_000 });
+    pid = (await master.showProc(signal)).master.pid;
+  } catch {
+    return undefined;
+  }
+  return {
+    pid,
+    child: undefined,
+    async stop(graceMs = 5_000) {
+      if (!alive(pid)) return;
+      process.kill(pid, 'SIGTERM');
+      const deadline = performance.now() + graceMs;
+      while (alive(pid) && performance.now() < deadline) await sleep(20);
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+    },
+  };
 }

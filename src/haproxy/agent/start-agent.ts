@@ -14,7 +14,12 @@ import { AgentApplier } from './agent-applier.js';
 import { silentAgentLogger, type AgentLogger } from './agent-logger.js';
 import { createAgentMetrics, type AgentMetrics } from './agent-metrics.js';
 import { createAgentServer } from './agent-server.js';
-import { ensureBootstrapConfig, startHaproxy, type HaproxyProcess } from './haproxy-process.js';
+import {
+  attachRunningHaproxy,
+  ensureBootstrapConfig,
+  startHaproxy,
+  type HaproxyProcess,
+} from './haproxy-process.js';
 
 /** Options of {@link startAgent}. */
 export interface AgentOptions {
@@ -62,6 +67,11 @@ export async function startAgent(opts: AgentOptions, signal?: AbortSignal): Prom
   const metrics = createAgentMetrics();
   let haproxy: HaproxyProcess | undefined;
   if (opts.startHaproxy) {
+    haproxy = await attachRunningHaproxy(opts.masterSocket, signal);
+    if (haproxy)
+      logger.warn({ pid: haproxy.pid }, 'a HAProxy master already answers: attaching to it');
+  }
+  if (opts.startHaproxy && !haproxy) {
     if (await ensureBootstrapConfig(baseDir, opts.statsSocket)) {
       logger.info({ baseDir }, 'no haproxy.cfg: wrote the bootstrap configuration');
     }

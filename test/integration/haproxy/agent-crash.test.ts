@@ -1,9 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readFileTree, treeDigests } from '../../../src/haproxy/agent/file-tree.js';
 import { startHaproxy } from '../../../src/haproxy/agent/haproxy-process.js';
 import {
@@ -11,73 +7,13 @@ import {
   freePort,
   globalSection,
   httpGet,
+  exited,
   killOnExit,
+  spawnAgent,
   startEchoBackends,
   TestEnv,
-  TOKEN,
   withContent,
 } from './agent-harness.js';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** Runs `haptic agent` as a child process and resolves once it listens. */
-async function spawnAgent(env: TestEnv, port: number, fault?: string): Promise<ChildProcess> {
-  const tokenFile = join(env.dir, 'token');
-  writeFileSync(tokenFile, `${TOKEN}\n`);
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(ROOT, 'src/main.ts'),
-      'agent',
-      '--base-dir',
-      env.baseDir,
-      '--listen',
-      `127.0.0.1:${port}`,
-      '--token-file',
-      tokenFile,
-      '--master-socket',
-      env.masterSocket,
-      '--stats-socket',
-      env.statsSocket,
-      '--haproxy-bin',
-      env.haproxyBin,
-      '--reload-interval-min',
-      '0',
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...(fault ? { HAPTIC_AGENT_FAULT: fault } : {}) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  killOnExit(child.pid);
-  env.defer(() => {
-    child.kill('SIGKILL');
-  });
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      if (d.toString().includes('agent listening')) resolve();
-    });
-    child.once('exit', (code) => {
-      reject(new Error(`agent exited early (${code}): ${err.slice(-2000)}`));
-    });
-  });
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<NodeJS.Signals | null> {
-  if (child.exitCode !== null || child.signalCode !== null)
-    return Promise.resolve(child.signalCode);
-  return new Promise((r) =>
-    child.once('exit', (_c, sig) => {
-      r(sig);
-    }),
-  );
-}
 
 describe('agent killed with SIGKILL between rename and reload', () => {
   const env = new TestEnv();

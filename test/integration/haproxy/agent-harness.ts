@@ -5,12 +5,13 @@
  * SIGKILLed on process exit in case a test crashes.
  */
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startAgent, type RunningAgent } from '../../../src/haproxy/agent/start-agent.js';
 import { MasterCliClient } from '../../../src/haproxy/runtime/master-cli-client.js';
 import { parseSocketAddress } from '../../../src/haproxy/runtime/socket-address.js';
@@ -276,4 +277,72 @@ export function globalSection(statsSocket: string): string {
     '    timeout server 10s',
     '',
   ].join('\n');
+}
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Runs `haptic agent` as a child process and resolves once it listens. */
+export async function spawnAgent(
+  env: TestEnv,
+  port: number,
+  fault?: string,
+  extraArgs: string[] = [],
+): Promise<ChildProcess> {
+  const tokenFile = join(env.dir, 'token');
+  writeFileSync(tokenFile, `${TOKEN}\n`);
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'src/main.ts'),
+      'agent',
+      '--base-dir',
+      env.baseDir,
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--token-file',
+      tokenFile,
+      '--master-socket',
+      env.masterSocket,
+      '--stats-socket',
+      env.statsSocket,
+      '--haproxy-bin',
+      env.haproxyBin,
+      '--reload-interval-min',
+      '0',
+      ...extraArgs,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...(fault ? { HAPTIC_AGENT_FAULT: fault } : {}) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  killOnExit(child.pid);
+  env.defer(() => {
+    child.kill('SIGKILL');
+  });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      if (d.toString().includes('agent listening')) resolve();
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`agent exited early (${code}): ${err.slice(-2000)}`));
+    });
+  });
+  return child;
+}
+
+/** Resolves to the signal that ended `child` (null for a normal exit). */
+export function exited(child: ChildProcess): Promise<NodeJS.Signals | null> {
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve(child.signalCode);
+  return new Promise((r) =>
+    child.once('exit', (_c, sig) => {
+      r(sig);
+    }),
+  );
 }
