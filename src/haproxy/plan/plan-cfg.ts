@@ -1,4 +1,10 @@
-import { formatCfgArgs, type CfgLine, type CfgSection, type ParsedCfg } from './cfg-parser.js';
+import {
+  defaultsChain,
+  formatCfgArgs,
+  type CfgLine,
+  type CfgSection,
+  type ParsedCfg,
+} from './cfg-parser.js';
 import type { PlanCollector } from './plan-collector.js';
 import { isRuntimeServerLine, planBackendServers } from './plan-servers.js';
 import type { GlobalSetRateLimitOp } from './runtime-op.js';
@@ -141,13 +147,45 @@ function lastNumber(section: CfgSection, keyword: string): number | undefined | 
   return value;
 }
 
-function planLimits(cur: CfgSection, des: CfgSection, out: PlanCollector): void {
+/** True when some server or default-server line uses `minconn` (dynamic limits from fullconn). */
+function usesMinconn(cfg: ParsedCfg): boolean {
+  return cfg.sections.some((s) =>
+    s.lines.some(
+      (l) =>
+        (l.args[0] === 'server' || l.args[0] === 'default-server') && l.args.includes('minconn'),
+    ),
+  );
+}
+
+/** The frontends whose connection limit comes from the global maxconn (no maxconn of their own). */
+function frontendsWithoutMaxconn(cfg: ParsedCfg): string[] {
+  return cfg.sections
+    .filter((s) => s.kind === 'frontend' || s.kind === 'listen')
+    .filter(
+      (s) =>
+        ![...defaultsChain(cfg, s), s].some((x) => x.lines.some((l) => l.args[0] === 'maxconn')),
+    )
+    .map((s) => s.label);
+}
+
+function planLimits(
+  desired: ParsedCfg,
+  cur: CfgSection,
+  des: CfgSection,
+  out: PlanCollector,
+): void {
   const where = des.label;
   if (des.kind === 'frontend' || des.kind === 'listen') {
     const a = lastNumber(cur, 'maxconn');
     const b = lastNumber(des, 'maxconn');
     if (a === b) return;
-    if (typeof a === 'number' && typeof b === 'number') {
+    if (usesMinconn(desired)) {
+      // A backend without `fullconn` derives it from the maxconn of its frontends at startup,
+      // and `minconn` servers scale with it; `set maxconn frontend` does not redo that.
+      out.reload.push(
+        `haproxy.cfg: ${where}: maxconn ${String(a ?? 'unset')} -> ${String(b ?? 'unset')} needs a reload (servers use minconn, which scales with the fullconn derived from it)`,
+      );
+    } else if (typeof a === 'number' && typeof b === 'number') {
       out.addOps('limits', `haproxy.cfg: ${where}: maxconn ${String(a)} -> ${String(b)}`, {
         op: 'frontend.set-maxconn',
         frontend: des.name,
@@ -164,7 +202,14 @@ function planLimits(cur: CfgSection, des: CfgSection, out: PlanCollector): void 
   const a = lastNumber(cur, 'maxconn');
   const b = lastNumber(des, 'maxconn');
   if (a !== b) {
-    if (typeof a === 'number' && typeof b === 'number' && b < a) {
+    const inheriting = frontendsWithoutMaxconn(desired);
+    if (inheriting.length > 0) {
+      // Those frontends took their limit from the global maxconn at startup; a runtime change
+      // of the global value leaves them where they were, a reload would not.
+      out.reload.push(
+        `haproxy.cfg: global: maxconn ${String(a ?? 'unset')} -> ${String(b ?? 'unset')} needs a reload (${inheriting.join(', ')} take their maxconn from it)`,
+      );
+    } else if (typeof a === 'number' && typeof b === 'number' && b < a) {
       out.addOps('limits', `haproxy.cfg: global: maxconn ${String(a)} -> ${String(b)}`, {
         op: 'global.set-maxconn',
         maxconn: b,
@@ -256,7 +301,7 @@ export function planCfg(current: ParsedCfg, desired: ParsedCfg, out: PlanCollect
     const before = out.runtime.length + out.reload.length;
     if (des.kind === 'backend' || des.kind === 'listen')
       planBackendServers(current, desired, cur, des, out);
-    planLimits(cur, des, out);
+    planLimits(desired, cur, des, out);
     if (out.runtime.length + out.reload.length === before) {
       out.info.push(`haproxy.cfg: ${des.label}: runtime lines reordered, nothing to change`);
     }
