@@ -85,8 +85,12 @@ function ensureJinjaCompat(): void {
   const compatLookup = runtime.memberLookup;
   runtime.memberLookup = function (this: unknown, obj: unknown, key: unknown): unknown {
     if (typeof obj === 'object' && obj !== null && !Array.isArray(obj) && typeof key === 'string') {
-      const proto: unknown = Object.getPrototypeOf(obj);
       const member: unknown = (obj as Record<string, unknown>)[key];
+      const proto: unknown = Object.getPrototypeOf(obj);
+      // Hot path: a data field of a plain object (every `x.metadata.name`) needs no emulation.
+      if (proto === Object.prototype && typeof member !== 'function' && Object.hasOwn(obj, key)) {
+        return member;
+      }
       if (proto !== Object.prototype && proto !== null && typeof member === 'function') {
         return (member as (...a: unknown[]) => unknown).bind(obj);
       }
