@@ -39,6 +39,8 @@ export interface MapPlan {
   readonly deletes: RuntimeOp[];
   /** One-line description, empty when nothing changed. */
   readonly summary: string;
+  /** Set when only a reload can apply the change. */
+  readonly reload?: string;
 }
 
 function hasDuplicateKeys(entries: readonly MapEntry[]): boolean {
@@ -72,6 +74,12 @@ export function planMapChange(
   limit: number,
 ): MapPlan {
   if (sameEntries(current, desired)) return { updates: [], deletes: [], summary: '' };
+  const before = new Map(current);
+  const empty = desired.find(([k, v]) => v === '' && before.get(k) !== '');
+  if (empty !== undefined) {
+    // `add map` / `set map` need a value; a key alone cannot be sent through the runtime API.
+    return { updates: [], deletes: [], summary: '', reload: `entry ${empty[0]} has no value` };
+  }
   const replace = (why: string): MapPlan => ({
     updates: names.map((map) => ({ op: 'map.replace', map, entries: desired })),
     deletes: [],

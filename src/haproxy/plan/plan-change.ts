@@ -240,6 +240,10 @@ function planPatternFile(
         limit,
       )
     : planAclChange(names, parseAclFile(text(cur, path)), parseAclFile(text(des, path)), limit);
+  if (plan.reload !== undefined) {
+    out.reload.push(`${path}: ${plan.reload}`);
+    return;
+  }
   if (plan.summary === '') {
     out.info.push(`${path}: only comments or layout changed`);
     return;

@@ -84,6 +84,12 @@ describe('planMapChange', () => {
     ]);
   });
 
+  it('needs a reload for a new entry without a value, which the runtime API cannot carry', () => {
+    const plan = planMapChange(['m'], cur, [...cur, ['lonely', '']], false, 10);
+    assert.equal(plan.reload, 'entry lonely has no value');
+    assert.deepEqual(plan.updates, []);
+  });
+
   it('replaces the map when the diff is above the limit or keys repeat', () => {
     assert.equal(
       planMapChange(
