@@ -9,6 +9,7 @@ import { processIO, type CliIO, EXIT_USAGE, EXIT_FAILED } from './cli-io.js';
 import type { CommandContext, CommandRegistrar } from './command-context.js';
 import { registerAgentCommand } from './commands/agent-command.js';
 import { registerRenderCommand } from './commands/render-command.js';
+import { registerCrdsCommand } from './commands/crds-command.js';
 import { registerValidateCommand } from './commands/validate-command.js';
 import { registerVersionCommand } from './commands/version-command.js';
 
@@ -17,6 +18,7 @@ const COMMANDS: readonly CommandRegistrar[] = [
   registerAgentCommand,
   registerValidateCommand,
   registerRenderCommand,
+  registerCrdsCommand,
   registerVersionCommand,
 ];
 

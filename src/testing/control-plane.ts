@@ -14,6 +14,8 @@ import { sleep } from '../core/abort.js';
 import { HapticError } from '../core/errors.js';
 import { KubeClient } from '../k8s/client/kube-client.js';
 import type { ClusterConnection } from '../k8s/client/kube-config.js';
+import { applyCrds } from '../k8s/crds/apply-crds.js';
+import { projectCrds } from '../k8s/crds/project-crds.js';
 import { forgetDir, reapOnExit } from './child-reaper.js';
 import {
   resolveControlPlaneBinaries,
@@ -34,6 +36,8 @@ export interface ControlPlaneOptions {
   readonly apiServerArgs?: readonly string[];
   /** CustomResourceDefinitions to install (server-side apply) and wait for. */
   readonly crds?: readonly object[];
+  /** Install the project's own CRDs (src/k8s/crds) before `crds` (default true). */
+  readonly installProjectCrds?: boolean;
   /** Readiness deadline for each process in ms (default 60,000). */
   readonly startTimeoutMs?: number;
   /** Binaries; default resolveControlPlaneBinaries(). */
@@ -80,7 +84,7 @@ export class ControlPlane {
     private apiPort: number,
   ) {}
 
-  /** Starts etcd and kube-apiserver, waits for `/readyz`, installs `crds`. */
+  /** Starts etcd and kube-apiserver, waits for `/readyz`, installs the project CRDs and `crds`. */
   static async start(opts: ControlPlaneOptions = {}, signal?: AbortSignal): Promise<ControlPlane> {
     const binaries = opts.binaries ?? resolveControlPlaneBinaries();
     const dir = mkdtempSync(join(tmpdir(), 'haptic-cp-'));
@@ -99,6 +103,7 @@ export class ControlPlane {
       try {
         writeAuthFiles(dir, tokens);
         await cp.startApiServer(signal);
+        if (opts.installProjectCrds !== false) await cp.installProjectCrds(signal);
         if (opts.crds?.length) await cp.installCrds(opts.crds, signal);
         return cp;
       } catch (err) {
@@ -186,6 +191,19 @@ export class ControlPlane {
       }
     }
     throw lastErr;
+  }
+
+  /** Applies the project's CRDs and waits until their objects can be listed. */
+  async installProjectCrds(signal?: AbortSignal): Promise<void> {
+    const client = this.client();
+    try {
+      await applyCrds(client, projectCrds(), {
+        signal: signal ?? new AbortController().signal,
+        fieldManager: 'haptic-test-harness',
+      });
+    } finally {
+      client.close();
+    }
   }
 
   /** Applies CRDs and waits until each is Established. */
