@@ -124,8 +124,9 @@ describe('domain event catalogue', () => {
   });
 
   it('narrows the union on its type discriminant', () => {
-    const event: DomainEvent = createEvent('leader.became', { identity: 'pod-a', epoch: 7 });
-    const epoch = event.type === 'leader.became' ? event.epoch : -1;
-    assert.equal(epoch, 7);
+    const epochOf = (event: DomainEvent): number =>
+      event.type === 'leader.became' ? event.epoch : -1;
+    assert.equal(epochOf(createEvent('leader.became', { identity: 'pod-a', epoch: 7 })), 7);
+    assert.equal(epochOf(createEvent('leader.lost', { identity: 'pod-a', reason: 'x' })), -1);
   });
 });
