@@ -136,8 +136,9 @@ export function parseAssertionTarget(text: string, path: string): AssertionTarge
   if (m?.[1] !== undefined && m[2] !== undefined) {
     return { kind: m[1] as 'map' | 'file' | 'cert' | 'crt-list', name: m[2] };
   }
-  const s = /^status:([^/:]+)\/([^/:]+):([A-Za-z]+)$/.exec(text);
-  if (s?.[1] !== undefined && s[2] !== undefined && s[3] !== undefined) {
+  // `status:<namespace>/<name>:<phase>`, or `status:<name>:<phase>` for cluster-scoped objects.
+  const s = /^status:(?:([^/:]+)\/)?([^/:]+):([A-Za-z]+)$/.exec(text);
+  if (s?.[2] !== undefined && s[3] !== undefined) {
     const phase = s[3];
     if (!(STATUS_PHASES as readonly string[]).includes(phase)) {
       throw bad(
@@ -145,11 +146,11 @@ export function parseAssertionTarget(text: string, path: string): AssertionTarge
         `unknown status phase "${phase}" in target "${text}" (known: ${STATUS_PHASES.join(', ')})`,
       );
     }
-    return { kind: 'status', namespace: s[1], name: s[2], phase: phase as StatusPhase };
+    return { kind: 'status', namespace: s[1] ?? '', name: s[2], phase: phase as StatusPhase };
   }
   throw bad(
     path,
-    `unknown assertion target "${text}" (known: haproxy.cfg, map:<name>, file:<name>, cert:<name>, crt-list:<name>, status:<namespace>/<name>:<phase>, rendering_error)`,
+    `unknown assertion target "${text}" (known: haproxy.cfg, map:<name>, file:<name>, cert:<name>, crt-list:<name>, status:[<namespace>/]<name>:<phase>, rendering_error)`,
   );
 }
 

@@ -35,7 +35,10 @@ function findVariant(
 ): Content {
   const matches = patches.filter((p) => p.namespace === t.namespace && p.name === t.name);
   if (matches.length === 0) {
-    return { ok: false, message: `no status patch registered for ${t.namespace}/${t.name}` };
+    return {
+      ok: false,
+      message: `no status patch registered for ${t.namespace ? `${t.namespace}/` : ''}${t.name}`,
+    };
   }
   for (const p of matches) {
     const v = p.variants[t.phase];

@@ -73,6 +73,19 @@ describe('parseTemplateConfig', () => {
     );
   });
 
+  it('accepts status targets for namespaced and cluster-scoped objects', () => {
+    const c = load(
+      '  haproxyConfig: { template: "x" }\n  validationTests:\n    t1:\n      assertions:\n        - { type: contains, pattern: x, target: "status:shop/web:deployed" }\n        - { type: contains, pattern: x, target: "status:haproxy:rendered" }\n',
+    );
+    assert.deepEqual(
+      c.validationTests['t1']?.assertions.map((a) => a.target),
+      [
+        { kind: 'status', namespace: 'shop', name: 'web', phase: 'deployed' },
+        { kind: 'status', namespace: '', name: 'haproxy', phase: 'rendered' },
+      ],
+    );
+  });
+
   it('rejects an invalid regular expression in a pattern', () => {
     rejects(
       '  haproxyConfig: { template: "x" }\n  validationTests:\n    t1:\n      assertions: [ { type: contains, pattern: "a(" } ]\n',
