@@ -81,20 +81,38 @@ export function extractNode(value: unknown, fields: FieldsV1): unknown {
 
 function extractList(list: readonly unknown[], fields: FieldsV1, keys: string[]): unknown[] {
   const picked = new Map<number, unknown>();
+  // Entries are found through an index per set of key field names: one pass over the list
+  // instead of one per owned key (lists of conditions are walked on every status decision).
+  const byKeyNames = new Map<string, Map<string, number>>();
+  const lookup = (mapKey: Record<string, unknown>): number => {
+    const names = Object.keys(mapKey).sort();
+    const namesId = names.join('\0');
+    let index = byKeyNames.get(namesId);
+    if (!index) {
+      index = new Map();
+      for (let i = 0; i < list.length; i++) {
+        const item = list[i];
+        if (!isRecord(item)) continue;
+        const id = canonicalJson(names.map((n) => item[n]));
+        if (!index.has(id)) index.set(id, i);
+      }
+      byKeyNames.set(namesId, index);
+    }
+    return index.get(canonicalJson(names.map((n) => mapKey[n]))) ?? -1;
+  };
   for (const key of keys) {
     const sub = fields[key] ?? {};
     if (key.startsWith('k:')) {
       const mapKey = parseJson(key.slice(2));
       if (!isRecord(mapKey)) continue;
-      const idx = list.findIndex((item) => matchesKey(item, mapKey));
+      const idx = lookup(mapKey);
       if (idx < 0) continue;
-      const item = list[idx];
-      const part = extractNode(item, sub);
+      const part = extractNode(list[idx], sub);
       // Key fields identify the entry in an apply body even when another manager owns them.
       picked.set(idx, isRecord(part) ? { ...mapKey, ...part } : { ...mapKey });
     } else if (key.startsWith('v:')) {
-      const v = parseJson(key.slice(2));
-      const idx = list.findIndex((item) => canonicalJson(item) === canonicalJson(v));
+      const v = canonicalJson(parseJson(key.slice(2)));
+      const idx = list.findIndex((item) => canonicalJson(item) === v);
       if (idx >= 0) picked.set(idx, list[idx]);
     } else if (key.startsWith('i:')) {
       const idx = Number(key.slice(2));
@@ -105,11 +123,6 @@ function extractList(list: readonly unknown[], fields: FieldsV1, keys: string[])
     }
   }
   return [...picked.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-}
-
-function matchesKey(item: unknown, key: Record<string, unknown>): boolean {
-  if (!isRecord(item)) return false;
-  return Object.entries(key).every(([k, v]) => canonicalJson(item[k]) === canonicalJson(v));
 }
 
 function parseJson(text: string): unknown {

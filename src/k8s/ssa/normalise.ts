@@ -32,7 +32,10 @@ export function normalisedEqual(a: unknown, b: unknown): boolean {
   return canonicalJson(normalise(a)) === canonicalJson(normalise(b));
 }
 
+const SECONDS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
 function toSeconds(ts: string): string {
+  if (SECONDS_UTC.test(ts)) return ts;
   const ms = Date.parse(ts);
   return Number.isNaN(ms) ? ts : rfc3339Seconds(ms);
 }
