@@ -18,7 +18,13 @@ export class FakeWatchStream implements AsyncIterable<WatchEvent> {
     readonly query: WatchQuery,
     private readonly signal: AbortSignal,
   ) {
-    signal.addEventListener('abort', () => this.notify(), { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.notify();
+      },
+      { once: true },
+    );
   }
 
   push(event: WatchEvent): void {
@@ -68,16 +74,16 @@ export class FakeListWatchTransport implements ListWatchTransport {
   objects: KubeObject[] = [];
   listResourceVersion = 'rv-list-1';
   /** Errors thrown by the next list calls, in order (consumed). */
-  readonly listErrors: unknown[] = [];
+  readonly listErrors: Error[] = [];
   /** Errors thrown when opening the next watches, in order (consumed). */
-  readonly watchErrors: unknown[] = [];
+  readonly watchErrors: Error[] = [];
   readonly listQueries: ListPageQuery[] = [];
   readonly watches: FakeWatchStream[] = [];
 
   listPage(query: ListPageQuery): Promise<KubeList> {
     this.listQueries.push(query);
     const err = this.listErrors.shift();
-    if (err !== undefined) return Promise.reject(err as Error);
+    if (err !== undefined) return Promise.reject(err);
     const start = query.continueToken ? Number(query.continueToken) : 0;
     const page = this.objects.slice(start, start + query.limit);
     const next = start + query.limit < this.objects.length ? String(start + query.limit) : '';
@@ -89,7 +95,7 @@ export class FakeListWatchTransport implements ListWatchTransport {
 
   watch(query: WatchQuery, signal: AbortSignal): Promise<AsyncIterable<WatchEvent>> {
     const err = this.watchErrors.shift();
-    if (err !== undefined) return Promise.reject(err as Error);
+    if (err !== undefined) return Promise.reject(err);
     const w = new FakeWatchStream(query, signal);
     this.watches.push(w);
     return Promise.resolve(w);

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GoneError, KubeUnreachableError } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeObject } from '../../../../src/k8s/client/kube-object.js';
-import { WatchInactiveError, WatchStreamError } from '../../../../src/k8s/informer/informer-errors.js';
+import {
+  WatchInactiveError,
+  WatchStreamError,
+} from '../../../../src/k8s/informer/informer-errors.js';
 import { Reflector, type ReflectorSink } from '../../../../src/k8s/informer/reflector.js';
 import { cm, FakeListWatchTransport, until } from './fake-list-watch-transport.js';
 
@@ -16,8 +19,10 @@ class FakeSink implements ReflectorSink {
   }
 }
 
-function setup(opts: { inactivityMs?: number } = {}) {
+function setup(opts: { inactivityMs?: number; objects?: KubeObject[]; listErrors?: Error[] } = {}) {
   const transport = new FakeListWatchTransport();
+  transport.objects = opts.objects ?? [];
+  transport.listErrors.push(...(opts.listErrors ?? []));
   const sink = new FakeSink();
   const errors: unknown[] = [];
   const reflector = new Reflector(transport, sink, {
@@ -34,8 +39,7 @@ function setup(opts: { inactivityMs?: number } = {}) {
 
 describe('Reflector', () => {
   it('lists page by page, then watches from the list resourceVersion with a jittered timeout', async () => {
-    const t = setup();
-    t.transport.objects = [cm('a', 'u1', '1'), cm('b', 'u2', '2'), cm('c', 'u3', '3')];
+    const t = setup({ objects: [cm('a', 'u1', '1'), cm('b', 'u2', '2'), cm('c', 'u3', '3')] });
     await until(() => t.transport.watches.length === 1, 'watch opened');
     assert.deepEqual(t.sink.log, ['replace rv-list-1 [a,b,c]']);
     assert.deepEqual(
@@ -69,8 +73,7 @@ describe('Reflector', () => {
   });
 
   it('relists after an ERROR event with code 410 and reports a GoneError', async () => {
-    const t = setup();
-    t.transport.objects = [cm('a', 'u1', '1')];
+    const t = setup({ objects: [cm('a', 'u1', '1')] });
     await until(() => t.transport.watches.length === 1, 'watch opened');
     t.transport.objects = [cm('b', 'u2', '5')];
     t.transport.listResourceVersion = 'rv-list-2';
@@ -97,8 +100,9 @@ describe('Reflector', () => {
   });
 
   it('reports other failures and retries with the same resourceVersion, never stopping', async () => {
-    const t = setup();
-    t.transport.listErrors.push(new KubeUnreachableError('https://x', { cause: new Error('refused') }));
+    const t = setup({
+      listErrors: [new KubeUnreachableError('https://x', { cause: new Error('refused') })],
+    });
     await until(() => t.transport.watches.length === 1, 'first watch');
     t.transport.lastWatch.push({ type: 'MODIFIED', object: cm('a', 'u1', 'r7') });
     t.transport.lastWatch.fail(new Error('socket hang up'));
@@ -111,6 +115,7 @@ describe('Reflector', () => {
     await until(() => t.transport.watches.length === 3, 'third watch');
     assert.equal(t.transport.lastWatch.query.resourceVersion, 'r7');
     assert.equal(t.reflector.stats.lists, 1);
+    assert.equal(t.errors.length, 4, t.errors.map(String).join('; '));
     assert.ok(t.errors[0] instanceof KubeUnreachableError);
     assert.equal((t.errors[1] as Error).message, 'socket hang up');
     assert.ok(t.errors[2] instanceof WatchStreamError);

@@ -294,6 +294,30 @@ describe('LeaseElector (fake lease store, fake time)', () => {
     await stop(a, time);
   });
 
+  it('releases on top of a renewal that landed unseen (stale resourceVersion, same term)', async () => {
+    const store = new FakeLeaseStore();
+    const time = new FakeTimeline();
+    const a = harness(store, time, 'a');
+    const signal = new AbortController().signal;
+    assert.equal(await a.elector.tryAcquire(signal), 1);
+    store.put({ ...spec(store), renewTime: microTime(time.now() + 1) });
+    assert.equal(await a.elector.release(signal), true);
+    assert.equal(spec(store).holderIdentity, '');
+    assert.equal(spec(store).leaseTransitions, 1);
+  });
+
+  it('does not release a lease another holder has taken', async () => {
+    const store = new FakeLeaseStore();
+    const time = new FakeTimeline();
+    const a = harness(store, time, 'a');
+    const signal = new AbortController().signal;
+    assert.equal(await a.elector.tryAcquire(signal), 1);
+    store.put({ holderIdentity: 'b', leaseDurationSeconds: 2, leaseTransitions: 2 });
+    assert.equal(await a.elector.release(signal), false);
+    assert.equal(spec(store).holderIdentity, 'b');
+    assert.equal(a.elector.isLeader, false);
+  });
+
   it('stays a follower when it loses the takeover race (409 on the update)', async () => {
     const store = new FakeLeaseStore();
     const time = new FakeTimeline();
