@@ -267,7 +267,6 @@ export function globalSection(statsSocket: string): string {
     '    master-worker',
     `    stats socket ${statsSocket} level admin expose-fd listeners`,
     '    hard-stop-after 5s',
-    '    close-spread-time 1s',
     '    default-path config',
     'defaults',
     '    mode http',

@@ -32,7 +32,7 @@ function once(port: number, agent: Agent | false): Promise<string | undefined> {
     });
     req.setTimeout(5000, () => req.destroy(new Error('timeout')));
     req.on('error', (e) => {
-      resolve(`request ${e.message}`);
+      resolve(`request ${e.message}${req.reusedSocket ? ' (reused socket)' : ''}`);
     });
     req.end();
   });
@@ -46,7 +46,7 @@ async function load(port: number, stop: AbortSignal, maxRequests: number): Promi
     while (!stop.aborted && result.sent < maxRequests) {
       result.sent++;
       const err = await once(port, agent);
-      if (err) result.failures.push(err);
+      if (err) result.failures.push(`${agent ? 'keep-alive' : 'new connection'}: ${err}`);
       else result.ok++;
     }
   };
