@@ -234,29 +234,38 @@ export class LeaseElector {
    */
   async release(signal: AbortSignal): Promise<boolean> {
     this.holding = undefined;
-    const lease = this.lease;
+    let lease = this.lease;
     if (lease?.spec.holderIdentity !== this.identity) return false;
+    const epoch = lease.spec.leaseTransitions;
     const now = microTime(this.clock.now());
-    try {
-      const updated = await this.store.update(
-        {
-          holderIdentity: '',
-          leaseDurationSeconds: 1,
-          acquireTime: now,
-          renewTime: now,
-          ...(lease.spec.leaseTransitions !== undefined && {
-            leaseTransitions: lease.spec.leaseTransitions,
-          }),
-        },
-        lease.metadata.resourceVersion ?? '',
-        signal,
-      );
-      this.lease = updated;
-      this.seen(updated);
-      return true;
-    } catch (err) {
-      if (err instanceof ConflictError) return false;
-      throw err;
+    const released: LeaseSpec = {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTime: now,
+      renewTime: now,
+      ...(epoch !== undefined && { leaseTransitions: epoch }),
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const updated = await this.store.update(
+          released,
+          lease.metadata.resourceVersion ?? '',
+          signal,
+        );
+        this.lease = updated;
+        this.seen(updated);
+        return true;
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+        // A renewal aborted by the shutdown may still have landed and moved the
+        // resourceVersion: release on top of it if the lease is still this term's.
+        const live = attempt === 0 ? await this.store.get(signal) : undefined;
+        if (live?.spec.holderIdentity !== this.identity || live.spec.leaseTransitions !== epoch) {
+          if (live) this.seen(live);
+          return false;
+        }
+        lease = live;
+      }
     }
   }
 

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sleep } from '../../../../src/core/abort.js';
 import type { KubeClient } from '../../../../src/k8s/client/kube-client.js';
+import { ConflictError } from '../../../../src/k8s/client/kube-errors.js';
 import { KubeLeaseStore } from '../../../../src/k8s/leader/kube-lease-store.js';
 import { leaderIdentity } from '../../../../src/k8s/leader/leader-identity.js';
 import { LeaseElector } from '../../../../src/k8s/leader/lease-elector.js';
@@ -102,6 +103,39 @@ describe('LeaseElector against a real kube-apiserver', { timeout: 120_000 }, () 
     c.start();
     return c;
   };
+
+  it('KubeLeaseStore reports a second create as already-exists and a stale update as an optimistic-lock conflict', async () => {
+    const store = new KubeLeaseStore(client, NS, 'store-semantics');
+    const signal = AbortSignal.timeout(10_000);
+    assert.equal(await store.get(signal), undefined);
+    const created = await store.create({ holderIdentity: 'x', leaseTransitions: 1 }, signal);
+    await assert.rejects(
+      store.create({ holderIdentity: 'y' }, signal),
+      (err: unknown) => err instanceof ConflictError && err.conflictKind === 'already-exists',
+    );
+    const rv = created.metadata.resourceVersion ?? '';
+    const updated = await store.update({ holderIdentity: 'z', leaseTransitions: 2 }, rv, signal);
+    assert.notEqual(updated.metadata.resourceVersion, rv);
+    await assert.rejects(
+      store.update({ holderIdentity: 'w', leaseTransitions: 3 }, rv, signal),
+      (err: unknown) => err instanceof ConflictError && err.conflictKind === 'optimistic-lock',
+    );
+    assert.equal((await store.get(signal))?.spec.holderIdentity, 'z');
+  });
+
+  it('lets exactly one of five electors win a fresh lease', async () => {
+    const terms: Term[] = [];
+    const electors = [0, 1, 2, 3, 4].map(() => candidate('fresh-race', terms));
+    const deadline = performance.now() + 5_000;
+    while (terms.length === 0 && performance.now() < deadline) await sleep(20);
+    await sleep(RETRY_MS * 3);
+    assert.equal(terms.length, 1);
+    assert.equal(electors.filter((e) => e.elector.isLeader).length, 1);
+    const lease = await readLease('fresh-race');
+    assert.equal(lease.spec.holderIdentity, terms[0]!.id);
+    assert.equal(lease.spec.leaseTransitions, 1);
+    await Promise.all(electors.map((e) => e.stop()));
+  });
 
   it('hands over within leaseDuration + retryPeriod when the leader dies without releasing', async () => {
     const terms: Term[] = [];
