@@ -193,7 +193,7 @@ export function parseCfg(text: string): ParsedCfg {
     const first = args[0];
     if (first === undefined) continue;
     if (first === '.endif' && condDepth > 0) condDepth--;
-    const line: CfgLine = { lineNo: n + 1, args, usesEnv, condDepth, key: JSON.stringify(args) };
+    const line: CfgLine = { lineNo: n + 1, args, usesEnv, condDepth, key: args.join('\u0000') };
     if (first === '.if') condDepth++;
     if (CFG_SECTION_KEYWORDS.has(first)) {
       const { name, from } = sectionHeader(args);

@@ -55,6 +55,13 @@ const TREE_MATCHES = new Set(['str', 'beg', 'ip']);
 const CONVERTER = /(?<![\w-])map(?:_([a-z]+))?(?:_([a-z]+))?\(([^,)]*)/g;
 const ACTION = /(?<![\w-])(set-map|del-map|add-acl|del-acl)\(([^)]*)\)/g;
 
+/** The FileSet path of a name; plain relative names need no normalising, only odd spellings pay for it. */
+function plainOrResolved(arg: string, baseDir: string | undefined): string {
+  const plain =
+    !arg.startsWith('/') && !arg.startsWith('.') && !arg.includes('/.') && !arg.includes('//');
+  return plain ? arg : (resolveCfgPath(arg, baseDir) ?? '');
+}
+
 function unquote(s: string): string {
   const t = s.trim();
   return t.length >= 2 && (t[0] === '"' || t[0] === "'") && t.endsWith(t[0]) ? t.slice(1, -1) : t;
@@ -76,14 +83,17 @@ export function collectCfgReferences(
     const path = resolveCfgPath(name, baseDir);
     if (path !== undefined) refs.push({ name, path, use, ordered });
   };
+  // Indexes of the arguments already classified on the current line (reused, no per-line allocation).
+  const consumed: number[] = [];
   for (const section of cfg.sections) {
     const proxy = PROXY_KINDS.has(section.kind);
     for (const line of [section.header, ...section.lines]) {
       const args = line.args;
       const kw = args[0] ?? '';
-      if (section.kind === 'global' && (kw === 'crt-base' || kw === 'ca-base'))
+      if (section.kind === 'global' && (kw === 'crt-base' || kw === 'ca-base')) {
         baseDirectives.push(kw);
-      const consumed = new Set<number>([0]);
+      }
+      consumed.length = 0;
       const ssl = proxy && (kw === 'bind' || kw === 'server' || kw === 'default-server');
       for (let i = 1; i < args.length; i++) {
         const arg = args[i] ?? '';
@@ -94,14 +104,14 @@ export function collectCfgReferences(
           (arg === 'crt' || arg === 'crt-list' || arg === 'ca-file')
         ) {
           add(next, arg === 'crt' ? 'cert' : arg === 'crt-list' ? 'crtlist' : 'cafile');
-          consumed.add(i).add(i + 1);
+          consumed.push(i, i + 1);
           i++;
           continue;
         }
         if (proxy && arg === '-f' && next !== undefined) {
           const asMap = args.slice(1, i).includes('-M');
           add(next, asMap ? 'map' : 'acl', asMap);
-          consumed.add(i).add(i + 1);
+          consumed.push(i, i + 1);
           i++;
           continue;
         }
@@ -109,21 +119,19 @@ export function collectCfgReferences(
         for (const m of arg.matchAll(CONVERTER)) {
           const match = m[1] ?? 'str';
           add(unquote(m[3] ?? ''), 'map', !TREE_MATCHES.has(match));
-          consumed.add(i);
+          consumed.push(i);
         }
         for (const m of arg.matchAll(ACTION)) {
           const action = m[1] ?? '';
           add(unquote(m[2] ?? ''), action.endsWith('-map') ? 'map' : 'acl', false);
-          consumed.add(i);
+          consumed.push(i);
         }
       }
       for (let i = 1; i < args.length; i++) {
-        if (consumed.has(i)) continue;
+        if (consumed.length > 0 && consumed.includes(i)) continue;
         const arg = args[i] ?? '';
-        if (isFile !== undefined && !arg.endsWith('/')) {
-          const path = resolveCfgPath(arg, baseDir);
-          if (path === undefined || !isFile(path)) continue;
-        }
+        if (isFile !== undefined && !arg.endsWith('/') && !isFile(plainOrResolved(arg, baseDir)))
+          continue;
         add(arg, 'general');
       }
     }

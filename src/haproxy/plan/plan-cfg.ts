@@ -242,12 +242,17 @@ function planLimits(
 
 /** True when both configurations hold the same lines (they differ at most in comments and layout). */
 export function sameCfgLines(a: ParsedCfg, b: ParsedCfg): boolean {
-  const flat = (c: ParsedCfg): string =>
-    JSON.stringify([
-      c.preamble.map(lineKey),
-      c.sections.map((s) => [lineKey(s.header), s.lines.map(lineKey)]),
-    ]);
-  return flat(a) === flat(b);
+  if (!sameLines(a.preamble, b.preamble) || a.sections.length !== b.sections.length) return false;
+  return a.sections.every((s, i) => {
+    const t = b.sections[i];
+    return (
+      t !== undefined && lineKey(s.header) === lineKey(t.header) && sameLines(s.lines, t.lines)
+    );
+  });
+}
+
+function sameLines(a: readonly CfgLine[], b: readonly CfgLine[]): boolean {
+  return a.length === b.length && a.every((l, i) => lineKey(l) === lineKey(b[i] as CfgLine));
 }
 
 /**
@@ -285,19 +290,13 @@ export function planCfg(current: ParsedCfg, desired: ParsedCfg, out: PlanCollect
       );
       continue;
     }
+    if (sameLines(cur.lines, des.lines)) continue;
     const curStatic = cur.lines.filter((l) => !isRuntimeLine(cur, l));
     const desStatic = des.lines.filter((l) => !isRuntimeLine(des, l));
-    const staticSame =
-      curStatic.length === desStatic.length &&
-      curStatic.every((l, i) => lineKey(l) === lineKey(desStatic[i] as CfgLine));
-    if (!staticSame) {
+    if (!sameLines(curStatic, desStatic)) {
       out.reload.push(...describeLineChanges(des.label, curStatic, desStatic));
       continue;
     }
-    const runtimeSame =
-      cur.lines.length === des.lines.length &&
-      cur.lines.every((l, i) => lineKey(l) === lineKey(des.lines[i] as CfgLine));
-    if (runtimeSame) continue;
     const before = out.runtime.length + out.reload.length;
     if (des.kind === 'backend' || des.kind === 'listen')
       planBackendServers(current, desired, cur, des, out);

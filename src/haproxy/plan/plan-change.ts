@@ -61,12 +61,10 @@ function certFilesIn(files: ReadonlyMap<string, FileContent>, dir: string): stri
 
 function buildSide(
   files: ReadonlyMap<string, FileContent>,
-  cfgText: string,
+  cfg: ParsedCfg,
+  refs: CfgReferences,
   baseDir: string | undefined,
-  isFile: (path: string) => boolean,
 ): Side {
-  const cfg = parseCfg(cfgText);
-  const refs = collectCfgReferences(cfg, baseDir, isFile);
   const certs = new Map<string, CertUse>();
   const certDirs = new Map<string, string[]>();
   const crtLists = new Map<string, CrtListLine[]>();
@@ -102,6 +100,15 @@ function buildSide(
     }
   }
   return { files, cfg, refs, certs, certDirs, crtLists };
+}
+
+function sameFileSets(a: FileSet, b: FileSet): boolean {
+  if (a.files.size !== b.files.size) return false;
+  for (const [path, content] of a.files) {
+    const other = b.files.get(path);
+    if (other === undefined || !sameContent(content, other)) return false;
+  }
+  return true;
 }
 
 function capReasons(reasons: readonly string[], max: number): string[] {
@@ -329,9 +336,18 @@ export function planChange(
   if (curCfg === undefined)
     return { mode: 'reload', reasons: ['no running configuration is known (first apply)'] };
 
+  if (sameFileSets(current, desired)) return { mode: 'noop', reasons: ['no changes'] };
+
   const isFile = (path: string): boolean => current.files.has(path) || desired.files.has(path);
-  const cur = buildSide(current.files, contentText(curCfg), options.baseDir, isFile);
-  const des = buildSide(desired.files, contentText(desCfg), options.baseDir, isFile);
+  const parse = (content: FileContent): [ParsedCfg, CfgReferences] => {
+    const cfg = parseCfg(contentText(content));
+    return [cfg, collectCfgReferences(cfg, options.baseDir, isFile)];
+  };
+  // Most runtime changes leave haproxy.cfg alone: parse it once then.
+  const [curParsed, curRefs] = parse(curCfg);
+  const [desParsed, desRefs] = sameContent(curCfg, desCfg) ? [curParsed, curRefs] : parse(desCfg);
+  const cur = buildSide(current.files, curParsed, curRefs, options.baseDir);
+  const des = buildSide(desired.files, desParsed, desRefs, options.baseDir);
   const out = new PlanCollector();
   if (!sameContent(curCfg, desCfg)) {
     if (sameCfgLines(cur.cfg, des.cfg))
