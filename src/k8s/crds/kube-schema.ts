@@ -96,7 +96,7 @@ export function kubeTime(options: KubeSchemaOptions = {}): TString {
 export function kubeDuration(options: KubeSchemaOptions = {}): TString {
   return Type.String({
     ...options,
-    pattern: '^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$',
+    pattern: '^(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$',
   });
 }
 

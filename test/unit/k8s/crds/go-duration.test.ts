@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidArgumentError } from '../../../../src/core/errors.js';
 import { goDurationMs } from '../../../../src/k8s/crds/go-duration.js';
+import { kubeDuration } from '../../../../src/k8s/crds/kube-schema.js';
 
 describe('goDurationMs', () => {
   it('converts single and composite Go durations to milliseconds', () => {
@@ -22,5 +23,14 @@ describe('goDurationMs', () => {
         bad,
       );
     }
+  });
+});
+
+describe('the CRD duration pattern', () => {
+  it('accepts exactly what goDurationMs accepts', () => {
+    const pattern = new RegExp(String(kubeDuration()['pattern']), 'u');
+    for (const ok of ['15s', '500ms', '1m30s', '1.5s', '.5s', '250us', '3μs', '0'])
+      assert.match(ok, pattern);
+    for (const bad of ['', '15', '10 s', '-1s', '1d', '5sx']) assert.doesNotMatch(bad, pattern);
   });
 });
