@@ -302,7 +302,9 @@ export function planCfg(current: ParsedCfg, desired: ParsedCfg, out: PlanCollect
       planBackendServers(current, desired, cur, des, out);
     planLimits(desired, cur, des, out);
     if (out.runtime.length + out.reload.length === before) {
-      out.info.push(`haproxy.cfg: ${des.label}: runtime lines reordered, nothing to change`);
+      out.info.push(
+        `haproxy.cfg: ${des.label}: server or limit lines rewritten without effect on the running state`,
+      );
     }
   }
 }

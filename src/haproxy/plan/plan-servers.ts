@@ -181,7 +181,6 @@ export function planBackendServers(
     }
   }
   for (const [name, c] of cur.servers) if (!des.servers.has(name)) toDelete.push(c);
-
   const deleteBlockers = (c: EffectiveServer): string | undefined => {
     if (!balance.dynamic) return `balance ${balance.algorithm} does not support dynamic servers`;
     if (trackedServers.has(`${curSection.name}/${c.name}`)) return 'another server tracks it';
@@ -196,6 +195,11 @@ export function planBackendServers(
   const addBlockers = (d: EffectiveServer): string | undefined => {
     if (!balance.dynamic) return `balance ${balance.algorithm} does not support dynamic servers`;
     if (d.usesEnv) return 'the line uses environment variables';
+    if ((d.keywords ?? []).some((k) => k.name === 'track')) {
+      // Measured on 2.6.12: "unable to use <b>/<s> for tracking as it is a dynamic server", and the
+      // planner cannot tell which running servers were added at runtime.
+      return 'it tracks another server, which 2.6 refuses when that server is dynamic';
+    }
     const refused = unaddableKeywords(d);
     if (refused.length > 0) return `add server does not accept ${refused.join(', ')}`;
     if (!d.address.isIp || d.address.port === undefined || d.address.oddPort) {

@@ -155,6 +155,18 @@ describe('SSA conflicts and rejections on a real kube-apiserver (behaviours 20-2
     assert.ok(strict instanceof KubeApiError);
     assert.equal(strict.statusCode, 500);
     assert.match(strict.message, /field not declared in schema/);
+    // The same without fieldValidation: apply never drops unknown fields silently.
+    const lenient = await rejection(
+      p.apply(
+        'writer-a',
+        p.body('c24', { status: { conditions: [cond('Ready')], bogusField: 1 } }),
+        {
+          status: true,
+        },
+      ),
+    );
+    assert.ok(lenient instanceof KubeApiError);
+    assert.equal(lenient.statusCode, 500);
     assert.match(strict.message, /bogusField/);
   });
 
