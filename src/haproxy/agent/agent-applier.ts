@@ -7,6 +7,7 @@
  */
 import { link, mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { sleep } from '../../core/abort.js';
 import { describeError } from '../../core/errors.js';
 import { planChange } from '../plan/plan-change.js';
 import type { FileSet } from '../plan/file-set.js';
@@ -67,6 +68,8 @@ export interface AgentStateView {
 }
 
 const CFG = 'haproxy.cfg';
+/** How often a reload-requiring apply steps aside for the pacer before waiting in the queue. */
+const MAX_DEFERRALS = 3;
 
 function byCfgLast(a: string, b: string): number {
   return Number(a === CFG) - Number(b === CFG) || (a < b ? -1 : a > b ? 1 : 0);
@@ -151,10 +154,18 @@ export class AgentApplier {
   }
 
   /** Applies `req`; applies are serialised. Never throws for request-level problems. */
-  apply(req: ApplyRequest, signal?: AbortSignal): Promise<ApplyResponse> {
-    const run = this.#queue.then(() => this.#applyLocked(req, signal));
-    this.#queue = run.catch(() => undefined);
-    return run;
+  async apply(req: ApplyRequest, signal?: AbortSignal): Promise<ApplyResponse> {
+    const started = performance.now();
+    for (let deferrals = 0; ; deferrals++) {
+      const mayDefer = deferrals < MAX_DEFERRALS;
+      const run = this.#queue.then(() => this.#applyLocked(req, started, mayDefer, signal));
+      this.#queue = run.catch(() => undefined);
+      const out = await run;
+      if (!('deferMs' in out)) return out;
+      // Wait for the pacer outside the queue so runtime-only applies are not held up, then
+      // start over: epoch, previous plan and the plan itself are checked again.
+      await sleep(out.deferMs, signal);
+    }
   }
 
   #reject(status: number, reason: string, extra: Record<string, unknown> = {}): ApplyResponse {
@@ -162,8 +173,12 @@ export class AgentApplier {
     return { status, body: { reason, ...extra } };
   }
 
-  async #applyLocked(req: ApplyRequest, signal?: AbortSignal): Promise<ApplyResponse> {
-    const started = performance.now();
+  async #applyLocked(
+    req: ApplyRequest,
+    started: number,
+    mayDefer: boolean,
+    signal?: AbortSignal,
+  ): Promise<ApplyResponse | { deferMs: number }> {
     const { baseDir } = this.#o;
     if (req.leaderEpoch < this.#state.leaderEpoch) {
       return this.#reject(409, 'stale_epoch', { leaderEpoch: this.#state.leaderEpoch });
@@ -231,6 +246,11 @@ export class AgentApplier {
       if (forceReload && mode !== 'reload') {
         mode = 'reload';
         reasons.push(req.mode === 'reload' ? 'reload requested' : 'baseline unknown');
+      }
+      const deferMs = mode === 'reload' && mayDefer ? this.#pacer.delayMs() : 0;
+      if (deferMs > 0) {
+        await checking.catch(() => undefined);
+        return { deferMs };
       }
       const check = await checking;
       if (!check.valid) return this.#reject(422, 'rejected', { errors: check.errors });

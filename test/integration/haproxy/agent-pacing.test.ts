@@ -1,0 +1,78 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { RunningAgent } from '../../../src/haproxy/agent/start-agent.js';
+import {
+  call,
+  freePort,
+  globalSection,
+  httpGet,
+  startEchoBackends,
+  TestEnv,
+  withContent,
+} from './agent-harness.js';
+
+describe('reload pacing', () => {
+  const env = new TestEnv();
+  let agent: RunningAgent;
+  let httpPort: number;
+  let backendPort: number;
+
+  const cfg = (header: string): string =>
+    `${globalSection(env.statsSocket)}frontend fe\n    bind 127.0.0.1:${httpPort}\n` +
+    `    http-request set-var(txn.tag) req.hdr(host),map_str(maps/tags.map)\n` +
+    `    http-response set-header X-Tag %[var(txn.tag)] if { var(txn.tag) -m found }\n` +
+    `    http-response set-header X-Frontend ${header}\n    default_backend be\n` +
+    `backend be\n    server s 127.0.0.1:${backendPort} id 1\n`;
+
+  before(async () => {
+    const backends = await startEchoBackends(['a']);
+    env.defer(backends.close);
+    backendPort = backends.ports['a']!;
+    httpPort = await freePort();
+    agent = await env.startAgent({ reloadIntervalMinMs: 3000 });
+    const res = await call(agent, 'POST', '/v1/apply', {
+      planId: 'A',
+      leaderEpoch: 1,
+      files: [withContent('haproxy.cfg', cfg('v1')), withContent('maps/tags.map', '')],
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.mode, 'reload');
+  });
+  after(() => env.cleanup());
+
+  it('lets a runtime-only apply through while a reload waits for the minimum interval', async () => {
+    const reloadsAfterA = (await env.master().showProc()).master.reloads;
+    const settled: string[] = [];
+    const b = call(agent, 'POST', '/v1/apply', {
+      planId: 'B',
+      leaderEpoch: 1,
+      files: [withContent('haproxy.cfg', cfg('v2'))],
+    }).then((r) => {
+      settled.push('B');
+      return r;
+    });
+    // Let B reach the agent first (it then steps aside for the pacer).
+    await delay(200);
+    const c = await call(agent, 'POST', '/v1/apply', {
+      planId: 'C',
+      leaderEpoch: 1,
+      files: [withContent('maps/tags.map', 'app.test green\n')],
+    });
+    settled.push('C');
+    assert.equal(c.status, 200, JSON.stringify(c.body));
+    assert.equal(c.body.mode, 'runtime');
+    assert.equal((await env.master().showProc()).master.reloads, reloadsAfterA);
+    assert.equal((await httpGet(httpPort)).headers['x-tag'], 'green');
+
+    const bRes = await b;
+    assert.deepEqual(settled, ['C', 'B']);
+    assert.equal(bRes.status, 200, JSON.stringify(bRes.body));
+    assert.equal(bRes.body.mode, 'reload');
+    assert.equal(bRes.body.reload.verified, true);
+    assert.equal((await env.master().showProc()).master.reloads, reloadsAfterA + 1);
+    const res = await httpGet(httpPort);
+    assert.equal(res.headers['x-frontend'], 'v2');
+    assert.equal(res.headers['x-tag'], 'green');
+  });
+});
