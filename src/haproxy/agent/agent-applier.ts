@@ -5,7 +5,7 @@
  * runtime ops or a verified reload -> commit the state file. Any failure after the journal
  * restores it (and reloads if the running workers were touched).
  */
-import { link, mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sleep } from '../../core/abort.js';
 import { describeError } from '../../core/errors.js';
@@ -28,6 +28,7 @@ import {
 import { AGENT_DIR, type ApplyRequest } from './apply-request.js';
 import { clearJournal, readJournal, restoreJournal, writeJournal } from './apply-journal.js';
 import { fsyncDir } from './atomic-write-file.js';
+import { linkOrCopy } from './link-or-copy.js';
 import { readFileTree, sha256Hex, treeDigests, type TreeFile } from './file-tree.js';
 import { ReloadPacer } from './reload-pacer.js';
 
@@ -228,7 +229,8 @@ export class AgentApplier {
       for (const [path, file] of desired) {
         const target = join(this.#stageDir, path);
         await mkdir(dirname(target), { recursive: true });
-        if (current.get(path)?.digest === file.digest) await link(join(baseDir, path), target);
+        if (current.get(path)?.digest === file.digest)
+          await linkOrCopy(join(baseDir, path), target);
         else await writeFile(target, file.content);
       }
       // `haproxy -c` runs in its own process: plan while it checks.

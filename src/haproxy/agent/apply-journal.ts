@@ -5,11 +5,12 @@
  * paths existed. Restoring renames the links back and removes paths that did not exist, so a
  * crash at any point after the journal is written can be undone at the next start.
  */
-import { link, mkdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AgentStateError } from './agent-errors.js';
 import { AGENT_DIR } from './apply-request.js';
 import { atomicWriteFile, fsyncDir } from './atomic-write-file.js';
+import { linkOrCopy } from './link-or-copy.js';
 
 /** What journal.json records. */
 export interface JournalRecord {
@@ -38,7 +39,7 @@ export async function writeJournal(
     if (existed) {
       const target = join(dir, 'files', path);
       await mkdir(dirname(target), { recursive: true });
-      await link(join(baseDir, path), target);
+      await linkOrCopy(join(baseDir, path), target);
     }
     entries.push({ path, existed });
   }

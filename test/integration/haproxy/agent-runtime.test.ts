@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { request } from 'node:https';
+import { join } from 'node:path';
 import type { RunningAgent } from '../../../src/haproxy/agent/start-agent.js';
 import { RuntimeApiClient } from '../../../src/haproxy/runtime/runtime-api-client.js';
 import { parseSocketAddress } from '../../../src/haproxy/runtime/socket-address.js';
@@ -58,13 +60,14 @@ describe('agent applies: runtime fast path, verified reloads, relative paths in 
     o.pool.map((name, i) => `    server ${name} 127.0.0.1:${ports[name]} id ${i + 1}\n`).join('');
 
   /** Sends the whole current `files` record as plan p<n>. */
-  async function applyFiles(mode?: 'reload'): Promise<any> {
+  async function applyFiles(mode?: 'reload', deletes: string[] = []): Promise<any> {
     plan++;
     const res = await call(agent, 'POST', '/v1/apply', {
       planId: `p${plan}`,
       ...(plan > 1 ? { expectedPrevPlanId: `p${plan - 1}` } : {}),
       leaderEpoch: 1,
       files: Object.entries(files).map(([p, c]) => withContent(p, c)),
+      ...(deletes.length > 0 ? { deletes } : {}),
       ...(mode ? { mode } : {}),
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -171,6 +174,20 @@ describe('agent applies: runtime fast path, verified reloads, relative paths in 
     assert.equal(await runtimeDump(), dumpBefore);
     assert.deepEqual(await served('app.test'), ['backend=b']);
     assert.deepEqual(await served('pool.test'), ['backend=c']);
+  });
+
+  it('removes a certificate and its crt-list entry at runtime and deletes the file', async () => {
+    const before = await reloads();
+    delete files['certs/new.pem'];
+    files['crt-lists/tls.txt'] = 'certs/default.pem\n';
+    const res = await applyFiles(undefined, ['certs/new.pem']);
+    assert.equal(res.mode, 'runtime', JSON.stringify(res));
+    assert.equal(await reloads(), before);
+    assert.equal(existsSync(join(env.baseDir, 'certs/new.pem')), false);
+    // Without its own certificate new.test now gets the default one.
+    assert.equal(await presentedCn(tlsPort, 'new.test'), 'rotated.test');
+    const state = await call(agent, 'GET', '/v1/state');
+    assert.ok(!state.body.files.some((f: { path: string }) => f.path === 'certs/new.pem'));
   });
 
   it('reloads for a frontend change, verified, and serves the new frontend', async () => {
