@@ -43,7 +43,7 @@ describe('agent killed with SIGKILL between rename and reload', () => {
       baseDir: env.baseDir,
       masterSocket: env.masterSocket,
     });
-    killOnExit(haproxy.pid);
+    killOnExit(haproxy.child ?? haproxy.pid);
     env.defer(() => haproxy.stop());
 
     const first = await spawnAgent(env, port);

@@ -16,6 +16,7 @@ import { startAgent, type RunningAgent } from '../../../src/haproxy/agent/start-
 import { MasterCliClient } from '../../../src/haproxy/runtime/master-cli-client.js';
 import { parseSocketAddress } from '../../../src/haproxy/runtime/socket-address.js';
 import { freePort } from '../../../src/testing/free-port.js';
+import { reapOnExit } from '../../../src/testing/child-reaper.js';
 import { ensureHaproxy } from '../../../src/testing/haproxy-install.js';
 
 export const TOKEN = 'test-token-0123456789';
@@ -31,9 +32,18 @@ process.on('exit', () => {
   }
 });
 
-/** Remembers a pid to SIGKILL when the test process exits. */
-export function killOnExit(pid: number | undefined): void {
-  if (pid !== undefined) livePids.add(pid);
+/**
+ * Makes sure a process dies with the test process: SIGKILL on exit for a bare pid, and the
+ * shared child reaper (which also covers a SIGKILLed test process) for a ChildProcess.
+ */
+export function killOnExit(target: number | ChildProcess | undefined): void {
+  if (target === undefined) return;
+  if (typeof target === 'number') {
+    livePids.add(target);
+    return;
+  }
+  if (target.pid !== undefined) livePids.add(target.pid);
+  reapOnExit(target);
 }
 
 /** sha256 hex. */
@@ -101,7 +111,7 @@ export class TestEnv {
       ...(opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {}),
       ...(opts.tls ? { tls: opts.tls } : {}),
     });
-    killOnExit(agent.haproxy?.pid);
+    killOnExit(agent.haproxy?.child ?? agent.haproxy?.pid);
     this.defer(() => agent.stop());
     return agent;
   }
@@ -318,7 +328,7 @@ export async function spawnAgent(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  killOnExit(child.pid);
+  killOnExit(child);
   env.defer(() => {
     child.kill('SIGKILL');
   });

@@ -45,7 +45,7 @@ describe('runtime API and master CLI clients against HAProxy 2.6', () => {
       baseDir: env.baseDir,
       masterSocket: env.masterSocket,
     });
-    killOnExit(haproxy.pid);
+    killOnExit(haproxy.child ?? haproxy.pid);
     env.defer(() => haproxy.stop());
     unix = new RuntimeApiClient(parseSocketAddress(env.statsSocket));
     tcp = new RuntimeApiClient(parseSocketAddress(`127.0.0.1:${tcpPort}`));
