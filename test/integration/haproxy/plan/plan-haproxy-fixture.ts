@@ -185,6 +185,9 @@ export async function dumpRuntimeState(
         const cert = await client.command(['show', 'ssl', 'cert', line.certPath]);
         out[`cert ${line.certPath}`] = cert.split('\n').filter((l) => /^(Serial|Subject):/.test(l));
       }
+    } else if (ref.use === 'cert' && !ref.name.endsWith('/')) {
+      const cert = await client.command(['show', 'ssl', 'cert', ref.name]);
+      out[key] = cert.split('\n').filter((l) => /^(Serial|Subject):/.test(l));
     } else if (ref.use === 'cafile') {
       const ca = await client.command(['show', 'ssl', 'ca-file', ref.name]);
       out[key] = ca.split('\n').filter((l) => /Serial|Subject:/.test(l));
