@@ -150,7 +150,8 @@ function text(side: Side, path: string): string {
 function certPem(side: Side, path: string): string {
   const cert = text(side, path);
   const key = side.files.get(`${path}.key`);
-  if (key === undefined) return cert;
+  // HAProxy reads the side file only when the PEM itself holds no key.
+  if (key === undefined || cert.includes('PRIVATE KEY-----')) return cert;
   return `${cert}${cert.endsWith('\n') ? '' : '\n'}${contentText(key)}`;
 }
 
