@@ -11,6 +11,7 @@ import { sleep } from '../../core/abort.js';
 import { describeError } from '../../core/errors.js';
 import { planChange } from '../plan/plan-change.js';
 import type { FileSet } from '../plan/file-set.js';
+import type { PlanDecision } from '../plan/plan-decision.js';
 import type { MasterCliClient, VerifiedReload } from '../runtime/master-cli-client.js';
 import type { RuntimeApiClient } from '../runtime/runtime-api-client.js';
 import { executeRuntimeOps } from '../runtime/execute-runtime-ops.js';
@@ -88,6 +89,8 @@ export class AgentApplier {
   #baseline: 'known' | 'unknown' = 'unknown';
   #files: { path: string; digest: string }[] = [];
   #queue: Promise<unknown> = Promise.resolve();
+  /** Set when a rollback could not reload: the running workers may differ from the files. */
+  #runningUnknown = false;
 
   constructor(opts: AgentApplierOptions) {
     this.#o = opts;
@@ -217,7 +220,8 @@ export class AgentApplier {
       .filter((p) => current.get(p)?.digest !== desired.get(p)?.digest)
       .sort(byCfgLast);
     const deleted = req.deletes.filter((p) => current.has(p));
-    const forceReload = req.mode === 'reload' || this.#baseline === 'unknown';
+    const forceReload =
+      req.mode === 'reload' || this.#baseline === 'unknown' || this.#runningUnknown;
     if (changed.length === 0 && deleted.length === 0 && !forceReload) {
       await this.#commit(req, this.#files);
       return this.#ok(started, 'noop', req.planId, ['files unchanged']);
@@ -242,12 +246,25 @@ export class AgentApplier {
         ...(signal ? { signal } : {}),
       });
       checking.catch(() => undefined);
-      const decision = planChange(toFileSet(current), toFileSet(desired), { forceReload, baseDir });
+      let decision: PlanDecision;
+      try {
+        decision = planChange(toFileSet(current), toFileSet(desired), { forceReload, baseDir });
+      } catch (err) {
+        // A planner bug must not block deployment: a reload of checked files is always correct.
+        this.#o.logger.error({ err: describeError(err) }, 'planner failed; reloading');
+        decision = { mode: 'reload', reasons: [`planner failed (${describeError(err)})`] };
+      }
       let mode: 'noop' | 'runtime' | 'reload' = decision.mode;
       const reasons = [...decision.reasons];
       if (forceReload && mode !== 'reload') {
         mode = 'reload';
-        reasons.push(req.mode === 'reload' ? 'reload requested' : 'baseline unknown');
+        reasons.push(
+          req.mode === 'reload'
+            ? 'reload requested'
+            : this.#runningUnknown
+              ? 'running state unknown after a failed rollback'
+              : 'baseline unknown',
+        );
       }
       const deferMs = mode === 'reload' && mayDefer ? this.#pacer.delayMs() : 0;
       if (deferMs > 0) {
@@ -304,6 +321,7 @@ export class AgentApplier {
       }
 
       const digests = treeDigests(desired);
+      if (reload) this.#runningUnknown = false;
       await this.#commit(req, digests);
       return this.#ok(started, mode, req.planId, reasons, reload);
     } finally {
@@ -322,6 +340,8 @@ export class AgentApplier {
     try {
       await this.#reload(signal);
     } catch (err) {
+      // The workers may hold runtime changes the files no longer describe: the next apply reloads.
+      this.#runningUnknown = true;
       this.#o.logger.error({ err: describeError(err) }, 'reload of the restored files failed');
     }
   }

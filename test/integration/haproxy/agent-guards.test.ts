@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { readFileTree, treeDigests } from '../../../src/haproxy/agent/file-tree.js';
 import type { RunningAgent } from '../../../src/haproxy/agent/start-agent.js';
 import {
@@ -193,6 +194,49 @@ describe('agent guards: auth, fencing, rejected configs and bad input change not
     assert.equal(await snapshot(), before);
   });
 
+  it('restores the old files when the reload fails although haproxy -c passed (port already taken)', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) =>
+      busy.listen(0, '127.0.0.1', () => {
+        r();
+      }),
+    );
+    env.defer(
+      () =>
+        new Promise<void>((r) =>
+          busy.close(() => {
+            r();
+          }),
+        ),
+    );
+    const busyPort = (busy.address() as AddressInfo).port;
+    const before = await snapshot();
+    const master = env.master();
+    const workersBefore = (await master.showProc()).workers.map((w) => w.pid);
+    const res = await call(agent, 'POST', '/v1/apply', {
+      planId: 'p4',
+      leaderEpoch: 5,
+      files: [
+        withContent(
+          'haproxy.cfg',
+          cfg.replace(
+            '    default_backend be',
+            `    bind 127.0.0.1:${busyPort}\n    default_backend be`,
+          ),
+        ),
+      ],
+    });
+    assert.equal(res.status, 500, JSON.stringify(res.body));
+    assert.equal(res.body.reason, 'apply_failed');
+    assert.equal(await snapshot(), before);
+    assert.deepEqual(
+      (await master.showProc()).workers.map((w) => w.pid),
+      workersBefore,
+    );
+    assert.equal((await httpGet(httpPort)).body, 'backend=a\n');
+    assert.equal((await call(agent, 'GET', '/v1/state')).body.planId, 'p1');
+  });
+
   it('counts applies, rejections and reloads in /metrics', async () => {
     const res = await call(agent, 'GET', '/metrics', undefined, null);
     assert.equal(res.status, 200);
@@ -200,5 +244,7 @@ describe('agent guards: auth, fencing, rejected configs and bad input change not
     assert.match(res.body, /haptic_agent_rejections_total\{reason="stale_epoch"\} 1/);
     assert.match(res.body, /haptic_agent_rejections_total\{reason="rejected"\} 1/);
     assert.match(res.body, /haptic_agent_reloads_total\{result="success"\} 1/);
+    assert.match(res.body, /haptic_agent_reloads_total\{result="failure"\} 1/);
+    assert.match(res.body, /haptic_agent_rollbacks_total 1/);
   });
 });
