@@ -12,7 +12,7 @@ import {
   withContent,
 } from './agent-harness.js';
 
-describe('reload pacing', () => {
+describe('reload pacing and the runtime fallback', () => {
   const env = new TestEnv();
   let agent: RunningAgent;
   let httpPort: number;
@@ -74,5 +74,21 @@ describe('reload pacing', () => {
     const res = await httpGet(httpPort);
     assert.equal(res.headers['x-frontend'], 'v2');
     assert.equal(res.headers['x-tag'], 'green');
+  });
+
+  it('falls back to a verified reload when HAProxy cannot take a runtime op (a map value with ;)', async () => {
+    const res = await call(agent, 'POST', '/v1/apply', {
+      planId: 'D',
+      leaderEpoch: 1,
+      files: [withContent('maps/tags.map', 'app.test blue;green\n')],
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.mode, 'reload');
+    assert.equal(res.body.reload.verified, true);
+    assert.equal((await httpGet(httpPort)).headers['x-tag'], 'blue;green');
+    assert.ok(
+      res.body.reasons.some((r: string) => /runtime ops failed/.test(r)),
+      JSON.stringify(res.body.reasons),
+    );
   });
 });
