@@ -24,7 +24,11 @@ export interface MailboxOptions<E extends BusEvent> {
   readonly coalescesOn: readonly string[];
   /** Coalesce across the whole queue instead of within uninterrupted runs. */
   readonly coalescesAcrossQueue?: boolean;
-  /** Per-event veto (HAPTIC's `Coalescible()` flag); default: every declared-type event. */
+  /**
+   * Per-event veto (HAPTIC's `Coalescible()` flag). Default: an event of a declared type
+   * coalesces unless it carries `isCoalescible: false` (the catalogue's flag on
+   * reconciliation.triggered, template.rendered, deployment.scheduled, ...).
+   */
   readonly isCoalescible?: (event: E) => boolean;
   /** Called when the depth reaches a power of two from 256 upwards, once per climb. */
   readonly onDepthWarning?: (depth: number) => void;
@@ -38,12 +42,16 @@ interface Slot<E> {
 
 const FIRST_WARNING_DEPTH = 256;
 
+function carriesNoVeto(event: BusEvent): boolean {
+  return (event as { readonly isCoalescible?: unknown }).isCoalescible !== false;
+}
+
 /** See the module comment. */
 export class CoalescingMailbox<E extends BusEvent> implements SubscriberQueue<E> {
   private readonly ring = new RingQueue<Slot<E>>();
   private readonly types: ReadonlySet<string>;
   private readonly isAcrossQueue: boolean;
-  private readonly isCoalescible: ((event: E) => boolean) | undefined;
+  private readonly isCoalescible: (event: E) => boolean;
   private readonly onDepthWarning: ((depth: number) => void) | undefined;
   private readonly newestByType = new Map<string, Slot<E>>();
   private live = 0;
@@ -54,7 +62,7 @@ export class CoalescingMailbox<E extends BusEvent> implements SubscriberQueue<E>
   constructor(options: MailboxOptions<E>) {
     this.types = new Set(options.coalescesOn);
     this.isAcrossQueue = options.coalescesAcrossQueue === true;
-    this.isCoalescible = options.isCoalescible;
+    this.isCoalescible = options.isCoalescible ?? carriesNoVeto;
     this.onDepthWarning = options.onDepthWarning;
   }
 
@@ -70,8 +78,7 @@ export class CoalescingMailbox<E extends BusEvent> implements SubscriberQueue<E>
 
   /** Always accepts: the mailbox is unbounded. */
   offer(event: E): boolean {
-    const isCoalescible =
-      this.types.has(event.type) && (this.isCoalescible === undefined || this.isCoalescible(event));
+    const isCoalescible = this.types.has(event.type) && this.isCoalescible(event);
     if (isCoalescible) {
       if (this.isAcrossQueue) {
         this.killOlder(event.type);

@@ -31,6 +31,8 @@ export interface CommentatorEntry {
   readonly message: string;
   /** The event's payload, sanitized (no envelope fields). */
   readonly payload: unknown;
+  /** Time since the first remembered event of the same correlation chain, when there is one. */
+  readonly sinceChainStartMs?: number;
 }
 
 /** Commentator dependencies and sizes. */
@@ -50,12 +52,16 @@ export class EventCommentator implements Component {
   readonly name = COMPONENT_NAME;
   private readonly logger: Logger;
   private readonly history: RingBuffer<CommentatorEntry>;
+  /** First timestamp of each recent correlation chain, oldest first (insertion order). */
+  private readonly chainStarts = new Map<string, number>();
+  private readonly maxChains: number;
   private readonly subscription: Subscription<DomainEvent>;
   private isRunning = false;
 
   constructor(deps: EventCommentatorDeps) {
     this.logger = deps.logger.child({ component: COMPONENT_NAME });
     this.history = new RingBuffer(deps.historySize ?? 1_000);
+    this.maxChains = deps.historySize ?? 1_000;
     this.subscription = deps.bus.subscribe({
       name: COMPONENT_NAME,
       isLossy: true,
@@ -97,12 +103,28 @@ export class EventCommentator implements Component {
     return this.history.filter((e) => e.correlationId === correlationId, limit);
   }
 
+  /**
+   * Correlation insight ("this deployment finished 234 ms after its trigger"): milliseconds since
+   * the chain's first event, undefined for a chain's first event.
+   */
+  private sinceChainStart(correlationId: string, timestamp: number): number | undefined {
+    const start = this.chainStarts.get(correlationId);
+    if (start !== undefined) return timestamp - start;
+    this.chainStarts.set(correlationId, timestamp);
+    if (this.chainStarts.size > this.maxChains) {
+      const oldest = this.chainStarts.keys().next();
+      if (oldest.done !== true) this.chainStarts.delete(oldest.value);
+    }
+    return undefined;
+  }
+
   private comment(event: DomainEvent): void {
     const comment = describeEvent(event);
     const { level } = comment;
     // Messages quote event fields (error texts), which may hold pasted key material.
     const message = scrubSecrets(comment.message);
     const { id, timestamp, correlationId, causationId, type, ...payload } = event;
+    const sinceChainStartMs = this.sinceChainStart(correlationId, timestamp);
     const entry: CommentatorEntry = {
       eventId: id,
       eventType: type,
@@ -112,6 +134,7 @@ export class EventCommentator implements Component {
       level,
       message,
       payload: sanitizeForLog(payload),
+      ...(sinceChainStartMs === undefined ? {} : { sinceChainStartMs }),
     };
     this.history.push(entry);
     this.logger[level](
@@ -120,6 +143,7 @@ export class EventCommentator implements Component {
         eventId: id,
         correlationId,
         ...(causationId === undefined ? {} : { causationId }),
+        ...(sinceChainStartMs === undefined ? {} : { sinceChainStartMs }),
         payload: entry.payload,
       },
       message,

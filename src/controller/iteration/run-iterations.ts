@@ -23,6 +23,7 @@
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 
+import { registerBusMetrics } from '../../bus/bus-metrics.js';
 import { EventBus } from '../../bus/event-bus.js';
 import { abortPromise, linkedController, sleep } from '../../core/abort.js';
 import { DeadlineExceededError, describeError } from '../../core/errors.js';
@@ -138,11 +139,13 @@ async function runOneIteration(options: RunIterationsOptions, iteration: number)
       resolve({ kind: 'reinitialize', reason });
     };
   });
+  const metrics = new Registry();
+  registerBusMetrics(bus, metrics);
   const context: IterationContext = {
     iteration,
     bus,
     registry,
-    metrics: new Registry(),
+    metrics,
     logger,
     signal: controller.signal,
     requestReinitialization: (reason) => {

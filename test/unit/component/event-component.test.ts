@@ -10,6 +10,7 @@ import {
   type EventComponentDeps,
   type EventComponentOptions,
 } from '../../../src/component/event-component.js';
+import { CoalescingMailbox } from '../../../src/component/mailbox.js';
 import { FakeClock, FakeLogSink } from './fake-log-sink.js';
 
 type Ev =
@@ -234,5 +235,22 @@ describe('EventComponent', () => {
     await done;
     assert.deepEqual(component.seen, ['deployment.completed#1']);
     assert.equal(bus.subscriberCount, 0);
+  });
+});
+
+describe('CoalescingMailbox', () => {
+  it('never coalesces an event that carries isCoalescible: false', () => {
+    const mailbox = new CoalescingMailbox<{
+      readonly type: 'deployment.scheduled';
+      readonly n: number;
+      readonly isCoalescible: boolean;
+    }>({ coalescesOn: ['deployment.scheduled'] });
+    mailbox.offer({ type: 'deployment.scheduled', n: 1, isCoalescible: true });
+    mailbox.offer({ type: 'deployment.scheduled', n: 2, isCoalescible: false });
+    mailbox.offer({ type: 'deployment.scheduled', n: 3, isCoalescible: true });
+    mailbox.offer({ type: 'deployment.scheduled', n: 4, isCoalescible: true });
+    const out: number[] = [];
+    for (let e = mailbox.poll(); e !== undefined; e = mailbox.poll()) out.push(e.n);
+    assert.deepEqual(out, [1, 2, 4]);
   });
 });

@@ -67,6 +67,8 @@ describe('EventCommentator', () => {
       ],
     );
     assert.equal(lines[1]?.['correlationId'], trigger.id);
+    assert.equal(lines[0]?.['sinceChainStartMs'], undefined);
+    assert.equal(lines[1]['sinceChainStartMs'], failed.timestamp - trigger.timestamp);
     assert.equal(lines[1]['causationId'], trigger.id);
     await stop();
   });
