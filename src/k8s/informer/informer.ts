@@ -52,13 +52,26 @@ export class Informer {
 
   constructor(private readonly options: InformerOptions) {
     this.store = new IndexedStore(options);
-    this.reflector = new Reflector(options.transport, this.store, options);
-    this.store.subscribe(() => {
-      if (this.syncWaiters.size > 0 && this.hasSynced) {
-        for (const w of this.syncWaiters) w();
-        this.syncWaiters.clear();
-      }
-    });
+    const store = this.store;
+    // Sync is signalled after every complete list, also an empty one (which changes nothing).
+    this.reflector = new Reflector(
+      options.transport,
+      {
+        replace: (items, rv) => {
+          store.replace(items, rv);
+          this.releaseSyncWaiters();
+        },
+        apply: (type, object) => {
+          store.apply(type, object);
+        },
+      },
+      options,
+    );
+  }
+
+  private releaseSyncWaiters(): void {
+    for (const w of this.syncWaiters) w();
+    this.syncWaiters.clear();
   }
 
   /** An informer over `ref` in `namespace` (or all namespaces) through `client`. */

@@ -35,6 +35,16 @@ describe('Informer', () => {
     await done;
   });
 
+  it('becomes synced after an empty first list', async () => {
+    const t = start();
+    const ac = new AbortController();
+    const done = t.informer.run(ac.signal);
+    await t.informer.waitForSync(ac.signal);
+    assert.equal(t.informer.store.size, 0);
+    ac.abort();
+    await done;
+  });
+
   it('waitForSync rejects with AbortedError when its signal aborts first', async () => {
     const t = start();
     const ac = new AbortController();
