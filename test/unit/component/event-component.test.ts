@@ -11,7 +11,8 @@ import {
   type EventComponentOptions,
 } from '../../../src/component/event-component.js';
 import { CoalescingMailbox } from '../../../src/component/mailbox.js';
-import { FakeClock, FakeLogSink } from './fake-log-sink.js';
+import { FakeClock } from './fake-clock.js';
+import { FakeLogSink } from './fake-log-sink.js';
 
 type Ev =
   | { readonly type: 'deployment.completed'; readonly n: number }

@@ -29,17 +29,3 @@ export class FakeLogSink {
     return this.lines.filter((l) => typeof l['msg'] === 'string' && l['msg'].includes(text));
   }
 }
-
-/** A manually advanced monotonic/epoch clock. */
-export class FakeClock {
-  constructor(private ms = 1_000_000) {}
-  now(): number {
-    return this.ms;
-  }
-  monotonic(): number {
-    return this.ms;
-  }
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-}
