@@ -3,6 +3,8 @@
  * of resources. A group-version whose discovery fails (an unavailable aggregated API) is left
  * out and reported, so one broken APIService cannot hide every other kind.
  */
+import { setMaxListeners } from 'node:events';
+import { linkedController } from '../../core/abort.js';
 import type { KubeClient } from '../client/kube-client.js';
 
 /** One resource from discovery. */
@@ -46,7 +48,19 @@ export interface DiscoveryResult {
 
 /** Reads the whole discovery tree (1 + 1 + one request per group-version, in parallel). */
 export async function discover(client: KubeClient, signal?: AbortSignal): Promise<DiscoveryResult> {
-  const s = signal !== undefined ? { signal } : {};
+  // One request per group-version runs in parallel, each listening on the signal: give them a
+  // private child signal with room for that many listeners.
+  const link = linkedController(signal);
+  setMaxListeners(0, link.controller.signal);
+  try {
+    return await discoverAll(client, link.controller.signal);
+  } finally {
+    link.dispose();
+  }
+}
+
+async function discoverAll(client: KubeClient, signal: AbortSignal): Promise<DiscoveryResult> {
+  const s = { signal };
   const [core, groups] = await Promise.all([
     client.request<{ versions?: string[] }>({ method: 'GET', path: '/api', ...s }),
     client.request<ApiGroupList>({ method: 'GET', path: '/apis', ...s }),
@@ -75,7 +89,7 @@ export async function discover(client: KubeClient, signal?: AbortSignal): Promis
         }),
     ),
   );
-  if (signal?.aborted) throw signal.reason;
+  if (signal.aborted) throw signal.reason;
   for (const entry of lists) {
     if (!entry) continue;
     const all = entry.list.resources ?? [];
