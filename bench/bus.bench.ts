@@ -5,6 +5,8 @@
  * producer (an informer callback, a timer) returns to the event loop, so no event is dropped.
  */
 import { EventBus } from '../src/bus/event-bus.js';
+import { EventComponent } from '../src/component/event-component.js';
+import { createLogger } from '../src/observability/logger.js';
 
 interface BenchEvent {
   readonly type: 'resource.index.updated';
@@ -12,6 +14,44 @@ interface BenchEvent {
 }
 
 const CAPACITY = 4_096;
+
+/** A component whose handler is async, as most real handlers are (one await per event). */
+class CountingComponent extends EventComponent<BenchEvent> {
+  count = 0;
+  protected override async handleEvent(): Promise<void> {
+    this.count++;
+    await Promise.resolve();
+  }
+}
+
+/** Deliveries per second through EventComponent mailboxes (async dispatch, crash isolation). */
+async function componentPath(events: number, subscribers: number): Promise<string> {
+  const bus = new EventBus<BenchEvent>();
+  const logger = createLogger({ level: 'silent' });
+  const controller = new AbortController();
+  const components = Array.from(
+    { length: subscribers },
+    (_, i) =>
+      new CountingComponent(
+        { bus, logger },
+        { name: `component-${i}`, mailbox: { coalescesOn: [] } },
+      ),
+  );
+  const running = components.map((c) => c.start(controller.signal));
+  bus.start();
+  const started = performance.now();
+  for (let seq = 0; seq < events; seq++) {
+    bus.publish({ type: 'resource.index.updated', seq });
+    if (seq % CAPACITY === CAPACITY - 1) await bus.whenIdle();
+  }
+  await bus.whenIdle();
+  const elapsedMs = performance.now() - started;
+  const delivered = components.reduce((n, c) => n + c.count, 0);
+  controller.abort();
+  await Promise.all(running);
+  const perSecond = Math.round((delivered / elapsedMs) * 1000).toLocaleString('en-US');
+  return `component path:       ${delivered.toLocaleString('en-US')} deliveries via ${subscribers} async EventComponents, ${perSecond}/s`;
+}
 
 function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
@@ -62,6 +102,7 @@ export default async function busBench(args: string[], signal: AbortSignal): Pro
       `publish latency p99:  ${(percentile(sorted, 0.99) * 1000).toFixed(2)} µs`,
       `publish latency max:  ${(percentile(sorted, 1) * 1000).toFixed(2)} µs`,
       `dropped (critical):   ${stats.droppedCritical}`,
+      await componentPath(Math.min(events, 200_000), subscribers),
       '',
     ].join('\n'),
   );
