@@ -151,6 +151,15 @@ export async function dumpRuntimeState(
   const out: Record<string, unknown> = {};
   const info = await client.command(['show', 'info']);
   out['info'] = info.split('\n').filter((l) => INFO_FIELDS.some((f) => l.startsWith(`${f}:`)));
+  // `show stat` prints a server's effective weight, which HAProxy recomputes only when the
+  // server changes state: a weight set while in maintenance shows there after `ready`. Compare
+  // the user weight from `show servers state` instead (what the next `ready` uses).
+  const userWeight = new Map<string, string>();
+  for (const l of (await client.command(['show', 'servers', 'state'])).split('\n')) {
+    const f = l.split(' ');
+    if (f.length > 8 && !l.startsWith('#'))
+      userWeight.set(`${f[1] ?? ''}/${f[3] ?? ''}`, f[7] ?? '');
+  }
   const stat = (await client.command(['show', 'stat'])).split('\n');
   const header = (stat[0] ?? '').replace(/^# /, '').split(',');
   out['stat'] = stat
@@ -160,7 +169,15 @@ export async function dumpRuntimeState(
       const cells = l.split(',');
       // A backend's slim is its fullconn, derived from its frontends' maxconn at startup only;
       // it matters solely for minconn servers, and the planner reloads when those exist.
-      if (cells[header.indexOf('svname')] === 'BACKEND') cells[header.indexOf('slim')] = '-';
+      const sv = cells[header.indexOf('svname')] ?? '';
+      if (sv === 'BACKEND') {
+        cells[header.indexOf('slim')] = '-';
+        // The backend weight is the sum of effective server weights (see above).
+        cells[header.indexOf('weight')] = '-';
+      } else if (sv !== 'FRONTEND') {
+        cells[header.indexOf('weight')] =
+          userWeight.get(`${cells[header.indexOf('pxname')] ?? ''}/${sv}`) ?? '?';
+      }
       return STAT_FIELDS.map((f) => cells[header.indexOf(f)] ?? '').join(' ');
     })
     .sort();
