@@ -13,20 +13,23 @@ import type { IndexedStore } from './indexed-store.js';
 import { AmbiguousLookupError } from './informer-errors.js';
 import { compileObjectPath, deleteAtPath, type ObjectPath } from './object-path.js';
 
-/** Reduces an object to the stub the on-demand store keeps (identity, version, labels). */
+/**
+ * Reduces an object to the stub the on-demand store keeps (identity, version, labels). Built
+ * by plain assignment in a fixed order so V8 keeps one compact shape for all stubs.
+ */
 export function metadataOnly(object: KubeObject): KubeObject {
   const m = object.metadata ?? {};
-  return {
-    ...(object.apiVersion !== undefined && { apiVersion: object.apiVersion }),
-    ...(object.kind !== undefined && { kind: object.kind }),
-    metadata: {
-      ...(m.name !== undefined && { name: m.name }),
-      ...(m.namespace !== undefined && { namespace: m.namespace }),
-      ...(m.uid !== undefined && { uid: m.uid }),
-      ...(m.resourceVersion !== undefined && { resourceVersion: m.resourceVersion }),
-      ...(m.labels !== undefined && { labels: m.labels }),
-    },
-  };
+  const meta: Record<string, unknown> = {};
+  if (m.name !== undefined) meta['name'] = m.name;
+  if (m.namespace !== undefined) meta['namespace'] = m.namespace;
+  if (m.uid !== undefined) meta['uid'] = m.uid;
+  if (m.resourceVersion !== undefined) meta['resourceVersion'] = m.resourceVersion;
+  if (m.labels !== undefined) meta['labels'] = m.labels;
+  const stub: Record<string, unknown> = {};
+  if (object.apiVersion !== undefined) stub['apiVersion'] = object.apiVersion;
+  if (object.kind !== undefined) stub['kind'] = object.kind;
+  stub['metadata'] = meta;
+  return stub;
 }
 
 /** Reads one full object (e.g. `ResourceClient.get`). */
