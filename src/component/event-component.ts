@@ -129,18 +129,22 @@ export abstract class EventComponent<
     return this.mailbox?.coalesced ?? 0;
   }
 
-  /** Runs until `signal` aborts; see the module comment. */
+  /**
+   * Runs until `signal` aborts; see the module comment. The in-flight handler finishes before
+   * this resolves; queued events are dropped with the subscription. Rejects only when
+   * `onStart` or `onStop` throw.
+   */
   async start(signal: AbortSignal): Promise<void> {
     if (this.isRunning) {
       throw new InvalidArgumentError(`component ${this.name} is already running`);
     }
     this.isRunning = true;
     this.termSignal = signal;
+    // Leader-only: subscribe before the first await, so the registry can replay the bus.
+    const subscription = this.needsLeaderElection
+      ? this.subscribe(true)
+      : (this.subscription ?? this.subscribe(false));
     try {
-      // Leader-only: subscribe before the first await, so the registry can replay the bus.
-      const subscription = this.needsLeaderElection
-        ? this.subscribe(true)
-        : (this.subscription ?? this.subscribe(false));
       const metrics = this.metrics;
       if (metrics !== undefined) {
         this.metricsHandle = registerComponentMetrics(metrics, this.name, () => this.mailboxDepth);
@@ -150,14 +154,15 @@ export abstract class EventComponent<
       await abortPromise(signal);
       subscription.pause();
       await subscription.whenIdle();
+    } finally {
+      // Also on a failed onStart: a leader-only component must not leak its subscription.
       subscription.unsubscribe();
       this.subscription = undefined;
-      await this.onStop();
-    } finally {
       this.metricsHandle?.unregister();
       this.metricsHandle = undefined;
       this.isRunning = false;
     }
+    await this.onStop();
   }
 
   /** Fails while a handler has been running longer than the stall threshold. */

@@ -75,7 +75,9 @@ export class EventCommentator implements Component {
 
   /** Logs events until `signal` aborts. */
   async start(signal: AbortSignal): Promise<void> {
-    if (this.isRunning) throw new InvalidArgumentError('commentator is already running');
+    if (this.isRunning || !this.subscription.isActive) {
+      throw new InvalidArgumentError('commentator runs once; create a new one per iteration');
+    }
     this.isRunning = true;
     try {
       this.subscription.resume();

@@ -255,3 +255,26 @@ describe('CoalescingMailbox', () => {
     assert.deepEqual(out, [1, 2, 4]);
   });
 });
+
+describe('EventComponent (leader-only)', () => {
+  class FakeFailingLeaderOnly extends EventComponent<Ev> {
+    protected override handleEvent(): void {
+      // never reached
+    }
+    protected override onStart(): void {
+      throw new Error('cannot open lease');
+    }
+  }
+
+  it('drops its subscription when its start fails, so a failed term leaks nothing', async () => {
+    const sink = new FakeLogSink();
+    const bus = new EventBus<Ev>({ logger: sink.logger });
+    const component = new FakeFailingLeaderOnly(
+      { bus, logger: sink.logger },
+      { name: 'deployer', isLeaderOnly: true },
+    );
+    assert.equal(bus.subscriberCount, 0, 'leader-only components do not subscribe when built');
+    await assert.rejects(component.start(new AbortController().signal), /cannot open lease/);
+    assert.equal(bus.subscriberCount, 0);
+  });
+});
