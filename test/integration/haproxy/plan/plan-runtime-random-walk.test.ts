@@ -2,8 +2,9 @@
 // planned from the previous files, applied through the runtime API only (never reloaded), and
 // the running state must equal that of a fresh HAProxy started from the step's files. This
 // catches drift that only builds up across several runtime applies (ids reused after deletes,
-// re-added servers, map order).
+// re-added servers, map order, crt-list entries and certificates coming and going).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
@@ -32,8 +33,29 @@ interface State {
   hosts: Map<string, string>;
   regex: [string, string][];
   blocked: Set<string>;
+  /** crt-list entries after the fixed default certificate, in file order. */
+  sni: string[];
+  /** True when shop.example.com is served by its rotated certificate. */
+  shopRotated: boolean;
   next: number;
 }
+
+const fixtureCert = (dir: string, name: string): string =>
+  readFileSync(
+    new URL(`../../../golden/plan/${dir}/desired/certs/${name}.pem`, import.meta.url),
+    'utf8',
+  );
+const CERTS: Readonly<Record<string, string>> = {
+  default: fixtureCert('runtime-crtlist-insert-in-middle-distinct-names', 'default'),
+  'a.example.com': fixtureCert('runtime-crtlist-insert-in-middle-distinct-names', 'a.example.com'),
+  'b.example.com': fixtureCert('runtime-crtlist-insert-in-middle-distinct-names', 'b.example.com'),
+  'new.example.com': fixtureCert('runtime-certificate-new-sni', 'new.example.com'),
+  'shop.example.com': fixtureCert(
+    'runtime-crtlist-insert-in-middle-distinct-names',
+    'shop.example.com',
+  ),
+};
+const SHOP_ROTATED = fixtureCert('runtime-certificate-rotated', 'shop.example.com');
 
 /** mulberry32: a small deterministic PRNG so a failure can be replayed. */
 function prng(seed: number): () => number {
@@ -47,7 +69,7 @@ function prng(seed: number): () => number {
   };
 }
 
-function render(state: State, port: number): Map<string, string> {
+function render(state: State, port: number, tlsPort: number): Map<string, string> {
   const lines = [
     'global',
     '    stats socket unix@admin.sock level admin',
@@ -58,6 +80,7 @@ function render(state: State, port: number): Map<string, string> {
     '    timeout connect 1s',
     'frontend fe',
     `    bind 127.0.0.1:${String(port)}`,
+    `    bind 127.0.0.1:${String(tlsPort)} ssl crt-list crt-lists/fe.txt`,
     '    http-request deny if { src -f maps/blocked.acl }',
     '    http-request set-var(txn.be) req.hdr(host),lower,map_str(maps/hosts.map)',
     '    http-request set-var(txn.be) path,map_reg(maps/regex.map) if !{ var(txn.be) -m found }',
@@ -77,7 +100,13 @@ function render(state: State, port: number): Map<string, string> {
       );
     }
   }
+  const certs: [string, string][] = ['default', ...state.sni].map((n) => [
+    `certs/${n}.pem`,
+    n === 'shop.example.com' && state.shopRotated ? SHOP_ROTATED : (CERTS[n] ?? ''),
+  ]);
   return new Map([
+    ...certs,
+    ['crt-lists/fe.txt', ['default', ...state.sni].map((n) => `certs/${n}.pem\n`).join('')],
     ['haproxy.cfg', `${lines.join('\n')}\n`],
     ['maps/hosts.map', [...state.hosts].map(([k, v]) => `${k} ${v}\n`).join('')],
     ['maps/regex.map', state.regex.map(([k, v]) => `${k} ${v}\n`).join('')],
@@ -93,6 +122,8 @@ function clone(state: State): State {
     hosts: new Map(state.hosts),
     regex: state.regex.map(([k, v]) => [k, v]),
     blocked: new Set(state.blocked),
+    sni: [...state.sni],
+    shopRotated: state.shopRotated,
     next: state.next,
   };
 }
@@ -138,6 +169,16 @@ function mutate(prev: State, rnd: () => number): State {
   if (r < 0.4) s.regex.push(entry);
   else if (r < 0.6) s.regex.unshift(entry);
   else if (r < 0.8 && s.regex.length > 0) s.regex.splice(Math.floor(rnd() * s.regex.length), 1);
+  const absent = Object.keys(CERTS).filter((n) => n !== 'default' && !s.sni.includes(n));
+  const t = rnd();
+  if (t < 0.35 && absent.length > 0) {
+    // Insert anywhere: names are distinct, so the order HAProxy ends up with does not matter.
+    s.sni.splice(Math.floor(rnd() * (s.sni.length + 1)), 0, pick(absent) ?? 'a.example.com');
+  } else if (t < 0.6 && s.sni.length > 0) {
+    s.sni.splice(Math.floor(rnd() * s.sni.length), 1);
+  } else if (t < 0.8) {
+    s.shopRotated = !s.shopRotated;
+  }
   const addr = `192.0.2.${String(Math.floor(rnd() * 8))}`;
   if (s.blocked.has(addr)) s.blocked.delete(addr);
   else s.blocked.add(addr);
@@ -160,20 +201,24 @@ describe('a random walk of runtime-only applies on one HAProxy', () => {
         hosts: new Map(),
         regex: [],
         blocked: new Set(),
+        sni: [],
+        shopRotated: false,
         next: 1,
       };
       const walkPort = await freePort();
+      const walkTls = await freePort();
       const freshPort = await freePort();
+      const freshTls = await freePort();
       const walkDir = join(fixture.scratch, 'walk');
       const freshDir = join(fixture.scratch, 'fresh');
-      let files = render(state, walkPort);
+      let files = render(state, walkPort, walkTls);
       writeTree(walkDir, files);
       const walker = await fixture.start(walkDir);
       let opsRun = 0;
       try {
         for (let step = 1; step <= STEPS; step++) {
           state = mutate(state, rnd);
-          const desired = render(state, walkPort);
+          const desired = render(state, walkPort, walkTls);
           const decision = planChange({ files }, { files: desired });
           assert.notEqual(
             decision.mode,
@@ -186,7 +231,7 @@ describe('a random walk of runtime-only applies on one HAProxy', () => {
           await executeRuntimeOps(walker.client, ops, { drainTimeoutMs: 2_000 });
           files = desired;
           const walked = await dumpRuntimeState(walker.client, desired.get('haproxy.cfg') ?? '');
-          writeTree(freshDir, render(state, freshPort));
+          writeTree(freshDir, render(state, freshPort, freshTls));
           const fresh = await fixture.start(freshDir);
           try {
             const expected = await dumpRuntimeState(fresh.client, desired.get('haproxy.cfg') ?? '');
