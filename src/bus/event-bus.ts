@@ -203,6 +203,11 @@ export class EventBus<E extends BusEvent> {
     this.startCount++;
   }
 
+  /** Same as `start()`: ends a `pause()`, replaying what was buffered meanwhile. */
+  resume(): void {
+    this.start();
+  }
+
   /**
    * Subscribes a handler with its own bounded queue and dispatch loop. Subscribing after
    * `start()` logs a warning unless `isLeaderOnly` (late subscribers miss earlier events).

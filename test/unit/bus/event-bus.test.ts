@@ -176,7 +176,7 @@ describe('EventBus', () => {
     assert.equal(sub.isActive, false);
   });
 
-  it('buffers events published while paused and replays them on the next start()', async () => {
+  it('buffers events published while paused and replays them on resume()', async () => {
     const { bus } = newBus();
     const seen: number[] = [];
     bus.subscribe({
@@ -192,7 +192,7 @@ describe('EventBus', () => {
     bus.publish({ type: 'a', n: 2 });
     await bus.whenIdle();
     assert.deepEqual(seen, [1]);
-    bus.start();
+    bus.resume();
     await bus.whenIdle();
     assert.deepEqual(seen, [1, 2]);
   });
