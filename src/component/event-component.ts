@@ -54,7 +54,26 @@ export interface EventComponentOptions<T extends string> {
 
 const DEFAULT_STALL_THRESHOLD_MS = 120_000;
 
-/** See the module comment. Subclasses implement `handleEvent`. */
+/**
+ * See the module comment. Subclasses implement `handleEvent`.
+ *
+ * @example
+ * ```ts
+ * class StatusApplier extends EventComponent<DomainEvent, 'deployment.completed' | 'leader.lost'> {
+ *   constructor(deps: EventComponentDeps<DomainEvent>) {
+ *     super(deps, {
+ *       name: 'status-applier',
+ *       types: ['deployment.completed', 'leader.lost'],
+ *       mailbox: { coalescesOn: ['deployment.completed'] },
+ *     });
+ *   }
+ *   protected async handleEvent(event: DomainEventOf<'deployment.completed' | 'leader.lost'>, signal: AbortSignal) {
+ *     if (event.type === 'deployment.completed') await this.apply(event.statusPatches, signal);
+ *   }
+ * }
+ * registry.register(new StatusApplier({ bus, logger, metrics }));
+ * ```
+ */
 export abstract class EventComponent<
   E extends BusEvent,
   T extends E['type'] = E['type'],
