@@ -310,10 +310,13 @@ export interface DomainEventPayloads {
 /** Every domain event type string. */
 export type DomainEventType = keyof DomainEventPayloads;
 
-/** The domain event of type `K`: envelope + `type` + payload, read-only at every depth. */
-export type DomainEventOf<K extends DomainEventType> = DeepReadonly<
-  EventEnvelope & { readonly type: K } & DomainEventPayloads[K]
->;
+/**
+ * The domain event of type `K`: envelope + `type` + payload, read-only at every depth. A union
+ * `K` gives the union of those events (the conditional type distributes over `K`).
+ */
+export type DomainEventOf<K extends DomainEventType> = K extends DomainEventType
+  ? DeepReadonly<EventEnvelope & { readonly type: K } & DomainEventPayloads[K]>
+  : never;
 
 /** The discriminated union of all domain events. */
 export type DomainEvent = { [K in DomainEventType]: DomainEventOf<K> }[DomainEventType];
