@@ -29,5 +29,6 @@ export function createEvent<K extends DomainEventType>(
 ): DomainEventOf<K> {
   const envelope =
     options.cause === undefined ? rootEnvelope(options) : childEnvelope(options.cause, options);
-  return deepFreeze({ ...payload, ...envelope, type });
+  // TS cannot see through the distributive DomainEventOf for a generic K; the shape is exact.
+  return deepFreeze({ ...payload, ...envelope, type }) as DomainEventOf<K>;
 }
