@@ -67,7 +67,10 @@ const DEFAULT_STALL_THRESHOLD_MS = 120_000;
  *       mailbox: { coalescesOn: ['deployment.completed'] },
  *     });
  *   }
- *   protected async handleEvent(event: DomainEventOf<'deployment.completed' | 'leader.lost'>, signal: AbortSignal) {
+ *   protected async handleEvent(
+ *     event: EventOfType<DomainEvent, 'deployment.completed' | 'leader.lost'>,
+ *     signal: AbortSignal,
+ *   ) {
  *     if (event.type === 'deployment.completed') await this.apply(event.statusPatches, signal);
  *   }
  * }

@@ -29,6 +29,5 @@ export function createEvent<K extends DomainEventType>(
 ): DomainEventOf<K> {
   const envelope =
     options.cause === undefined ? rootEnvelope(options) : childEnvelope(options.cause, options);
-  // TS cannot see through the distributive DomainEventOf for a generic K; the shape is exact.
-  return deepFreeze({ ...payload, ...envelope, type }) as DomainEventOf<K>;
+  return deepFreeze({ ...payload, ...envelope, type });
 }

@@ -311,12 +311,12 @@ export interface DomainEventPayloads {
 export type DomainEventType = keyof DomainEventPayloads;
 
 /**
- * The domain event of type `K`: envelope + `type` + payload, read-only at every depth. A union
- * `K` gives the union of those events (the conditional type distributes over `K`).
+ * The domain event of type `K`: envelope + `type` + payload, read-only at every depth. Use it
+ * with one type; for several, `EventOfType<DomainEvent, 'a' | 'b'>` gives the proper union.
  */
-export type DomainEventOf<K extends DomainEventType> = K extends DomainEventType
-  ? DeepReadonly<EventEnvelope & { readonly type: K } & DomainEventPayloads[K]>
-  : never;
+export type DomainEventOf<K extends DomainEventType> = DeepReadonly<
+  EventEnvelope & { readonly type: K } & DomainEventPayloads[K]
+>;
 
 /** The discriminated union of all domain events. */
 export type DomainEvent = { [K in DomainEventType]: DomainEventOf<K> }[DomainEventType];
