@@ -97,7 +97,7 @@ export class KubeClient {
     const now = Date.now();
     if (
       !this.cachedToken ||
-      now - this.cachedToken.readAt > (this.options.tokenRefreshMs ?? 60_000)
+      now - this.cachedToken.readAt >= (this.options.tokenRefreshMs ?? 60_000)
     ) {
       let value: string | undefined;
       try {
@@ -113,8 +113,25 @@ export class KubeClient {
 
   /** Sends a request and returns the parsed JSON body; throws a typed KubeApiError on >= 400. */
   async request<T>(req: KubeRequest): Promise<T> {
+    const timeoutMs = req.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
     const res = await this.send(req);
-    const text = await readBody(res, req.signal);
+    // The send timeout ends with the headers; a body that stalls afterwards needs its own.
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            res.destroy(
+              new KubeTimeoutError(req, 0, {
+                message: `response body not complete within ${timeoutMs} ms`,
+              }),
+            );
+          }, timeoutMs)
+        : undefined;
+    let text: string;
+    try {
+      text = await readBody(res, this.connection.server, req.signal);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
     if ((res.statusCode ?? 0) >= 400) throw errorFor(req, res.statusCode ?? 0, text);
     return (text.length ? JSON.parse(text) : undefined) as T;
   }
@@ -126,7 +143,7 @@ export class KubeClient {
   async stream(req: KubeRequest): Promise<IncomingMessage> {
     const res = await this.send({ ...req, timeoutMs: req.timeoutMs ?? 0 });
     if ((res.statusCode ?? 0) >= 400) {
-      const text = await readBody(res, req.signal);
+      const text = await readBody(res, this.connection.server, req.signal);
       throw errorFor(req, res.statusCode ?? 0, text);
     }
     return res;
@@ -203,7 +220,8 @@ function errorFor(req: KubeRequest, status: number, text: string): Error {
   return kubeErrorFromResponse(req, status, parsed);
 }
 
-function readBody(res: IncomingMessage, signal?: AbortSignal): Promise<string> {
+/** Reads a whole response body; a broken connection becomes KubeUnreachableError. */
+function readBody(res: IncomingMessage, server: string, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on('data', (c: Buffer) => chunks.push(c));
@@ -211,7 +229,20 @@ function readBody(res: IncomingMessage, signal?: AbortSignal): Promise<string> {
       resolve(Buffer.concat(chunks).toString('utf8'));
     });
     res.on('error', (err) => {
-      reject(signal?.aborted ? new AbortedError('read response', { cause: signal.reason }) : err);
+      if (signal?.aborted) reject(new AbortedError('read response', { cause: signal.reason }));
+      else if (err instanceof KubeTimeoutError) reject(err);
+      else reject(new KubeUnreachableError(server, { cause: err }));
+    });
+    res.on('close', () => {
+      // No-op after 'end' or 'error' (a settled promise ignores it); catches a silent cut.
+      if (res.complete) return;
+      if (signal?.aborted) reject(new AbortedError('read response', { cause: signal.reason }));
+      else
+        reject(
+          new KubeUnreachableError(server, {
+            cause: new Error('connection closed before the response was complete'),
+          }),
+        );
     });
   });
 }

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { KubeClient } from '../../../../src/k8s/client/kube-client.js';
 import { loadKubeConfigFile } from '../../../../src/k8s/client/kube-config.js';
@@ -122,6 +125,26 @@ describe('KubeClient against a real kube-apiserver', () => {
       assert.match(err.message, /check the token/);
     } finally {
       bad.close();
+    }
+  });
+
+  it('re-reads a rotated token file instead of keeping the first token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'haptic-token-'));
+    const tokenFile = join(dir, 'token');
+    writeFileSync(tokenFile, 'stale-token\n');
+    const rotating = new KubeClient(
+      { server: cp.server, caPem: cp.caPem, tokenFile },
+      { qps: 0, tokenRefreshMs: 0 },
+    );
+    try {
+      const rc = new ResourceClient(rotating, CONFIGMAPS);
+      await assert.rejects(rc.list(NS), UnauthorizedError);
+      writeFileSync(tokenFile, `${cp.token('admin')}\n`);
+      const list = await rc.list(NS);
+      assert.ok(Array.isArray(list.items));
+    } finally {
+      rotating.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
