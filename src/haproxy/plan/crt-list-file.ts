@@ -8,6 +8,8 @@ export interface CrtListLine {
   readonly certPath: string;
   /** The whole entry, blanks normalised; what `add ssl crt-list` receives. */
   readonly line: string;
+  /** SSL options between the brackets, as tokens (`alpn h2 ca-file certs/ca.pem …`). */
+  readonly options: readonly string[];
   /** SNI filters after the options (`!name` excludes). */
   readonly filters: readonly string[];
 }
@@ -25,7 +27,13 @@ export function parseCrtList(text: string): CrtListLine[] {
       while (i < tokens.length && tokens[i]?.endsWith(']') !== true) i++;
       i++;
     }
-    out.push({ certPath, line: tokens.join(' '), filters: tokens.slice(i) });
+    const options = tokens
+      .slice(1, i)
+      .join(' ')
+      .replace(/^\[|\]$/g, '')
+      .split(' ')
+      .filter((t) => t !== '');
+    out.push({ certPath, line: tokens.join(' '), options, filters: tokens.slice(i) });
   }
   return out;
 }

@@ -62,9 +62,11 @@ function certFilesIn(files: ReadonlyMap<string, FileContent>, dir: string): stri
 function buildSide(
   files: ReadonlyMap<string, FileContent>,
   cfg: ParsedCfg,
-  refs: CfgReferences,
+  cfgRefs: CfgReferences,
   baseDir: string | undefined,
 ): Side {
+  // crt-list entries may name their own CA and CRL files: they count like haproxy.cfg names.
+  const listRefs: FileRef[] = [];
   const certs = new Map<string, CertUse>();
   const certDirs = new Map<string, string[]>();
   const crtLists = new Map<string, CrtListLine[]>();
@@ -77,7 +79,7 @@ function buildSide(
       found.crtListOnly &&= crtListOnly;
     }
   };
-  for (const ref of refs.refs) {
+  for (const ref of cfgRefs.refs) {
     if (ref.use === 'cert') {
       const children = files.has(ref.path) ? [] : certFilesIn(files, ref.path);
       if (children.length > 0) {
@@ -96,10 +98,29 @@ function buildSide(
       for (const line of lines) {
         const path = resolveCfgPath(line.certPath, baseDir);
         if (path !== undefined) useCert(path, line.certPath, true);
+        line.options.forEach((option, i) => {
+          const name = line.options[i + 1];
+          if (name === undefined || (option !== 'ca-file' && option !== 'crl-file')) return;
+          const file = resolveCfgPath(name, baseDir);
+          if (file === undefined) return;
+          listRefs.push({
+            name,
+            path: file,
+            use: option === 'ca-file' ? 'cafile' : 'general',
+            ordered: false,
+          });
+        });
       }
     }
   }
-  return { files, cfg, refs, certs, certDirs, crtLists };
+  return {
+    files,
+    cfg,
+    refs: { refs: cfgRefs.refs.concat(listRefs), baseDirectives: cfgRefs.baseDirectives },
+    certs,
+    certDirs,
+    crtLists,
+  };
 }
 
 function sameFileSets(a: FileSet, b: FileSet): boolean {

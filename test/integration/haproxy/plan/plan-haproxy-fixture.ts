@@ -201,6 +201,11 @@ export async function dumpRuntimeState(
       for (const line of parseCrtList(shown.join('\n'))) {
         const cert = await client.command(['show', 'ssl', 'cert', line.certPath]);
         out[`cert ${line.certPath}`] = cert.split('\n').filter((l) => /^(Serial|Subject):/.test(l));
+        const ca = line.options[line.options.indexOf('ca-file') + 1];
+        if (line.options.includes('ca-file') && ca !== undefined) {
+          const shown = await client.command(['show', 'ssl', 'ca-file', ca]);
+          out[`cafile ${ca}`] = shown.split('\n').filter((l) => /Serial|Subject:/.test(l));
+        }
       }
     } else if (ref.use === 'cert' && !ref.name.endsWith('/')) {
       const cert = await client.command(['show', 'ssl', 'cert', ref.name]);

@@ -23,10 +23,11 @@ describe('parseCrtList', () => {
       '# list\ncerts/a.pem\n\ncerts/b.pem  [alpn h2 ssl-min-ver TLSv1.2]  b.example.com !x.b.example.com\n',
     );
     assert.deepEqual(lines, [
-      { certPath: 'certs/a.pem', line: 'certs/a.pem', filters: [] },
+      { certPath: 'certs/a.pem', line: 'certs/a.pem', options: [], filters: [] },
       {
         certPath: 'certs/b.pem',
         line: 'certs/b.pem [alpn h2 ssl-min-ver TLSv1.2] b.example.com !x.b.example.com',
+        options: ['alpn', 'h2', 'ssl-min-ver', 'TLSv1.2'],
         filters: ['b.example.com', '!x.b.example.com'],
       },
     ]);
