@@ -21,6 +21,14 @@ import { FakeLogSink } from '../../component/fake-log-sink.js';
 
 const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits (event-loop turns, no wall-clock bound) until `condition` holds. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let turn = 0; !condition(); turn++) {
+    if (turn > 10_000) throw new Error('condition never held');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Records start/stop into a journal; stopping takes `stopDelayMs` (or forever when stuck). */
 class FakeTestComponent implements Component {
   constructor(
@@ -96,12 +104,15 @@ describe('runIterations', () => {
         if (ctx.iteration === 1) {
           // Published before bus.start(): replayed once the iteration runs, mid-flight.
           ctx.bus.publish(createEvent('config.validated', { config: {}, configVersion: 'v2' }));
-        } else {
-          void tick(5).then(() => {
-            shutdown.abort();
-          });
         }
       },
+      observers: [
+        {
+          iterationStarted: (ctx) => {
+            if (ctx.iteration === 2) shutdown.abort();
+          },
+        },
+      ],
     });
     assert.equal(result.iterations, 2);
     assert.deepEqual(journal, [
@@ -242,11 +253,13 @@ describe('runIterations', () => {
         {
           iterationStarted: (ctx) => {
             void (async () => {
+              const deployerState = (): string | undefined =>
+                ctx.registry.status().find((c) => c.name === 'deployer')?.state;
               ctx.bus.publish(createEvent('leader.became', { identity: 'pod-a', epoch: 1 }));
-              await tick(5);
+              await until(() => deployerState() === 'running');
               journal.push(`leader ${ctx.registry.isLeader}`);
               ctx.bus.publish(createEvent('leader.lost', { identity: 'pod-a', reason: 'test' }));
-              await tick(5);
+              await until(() => deployerState() === 'stopped');
               journal.push(`leader ${ctx.registry.isLeader}`);
               shutdown.abort();
             })();
