@@ -36,7 +36,7 @@ function newBus(options: ConstructorParameters<typeof EventBus>[0] = {}): {
 }
 
 describe('EventBus', () => {
-  it('delivers events published before start() in publish order after it', async () => {
+  it('events published before start() arrive in publish order after it', async () => {
     const { bus } = newBus();
     const seen: string[] = [];
     bus.subscribe({
@@ -73,7 +73,7 @@ describe('EventBus', () => {
     assert.deepEqual(seen, [1, 2, 3]);
   });
 
-  it("drops only the slow subscriber's overflow and counts it per subscriber", async () => {
+  it("one slow subscriber's overflow drops only its own events and is counted", async () => {
     const drops: DropInfo[] = [];
     const { bus } = newBus({ onDrop: (info) => drops.push(info) });
     let release: () => void = () => undefined;

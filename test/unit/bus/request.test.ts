@@ -43,7 +43,7 @@ describe('EventBus.request (scatter-gather)', () => {
     assert.deepEqual(result.responses.map((r) => r.responder).sort(), ['basic', 'template']);
   });
 
-  it('returns at the timeout with the answers it got and names the silent responder', async () => {
+  it('request() with one silent responder returns at the timeout and names it', async () => {
     const bus = busWithResponders(['basic', 'template']);
     const result = await bus.request<Response>(
       { type: 'check.request', requestId: 'r2' },

@@ -155,7 +155,7 @@ describe('EventComponent', () => {
     await stop();
   });
 
-  it('keeps handling events when the handler throws on every event, logging and counting each failure', async () => {
+  it('a handler that throws on every event does not stop the next ones; each failure is logged and counted', async () => {
     const { bus, sink, component, metrics } = setup();
     component.failOn = () => true;
     bus.start();

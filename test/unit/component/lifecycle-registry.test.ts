@@ -166,7 +166,7 @@ describe('LifecycleRegistry', () => {
     await registry.stopAll();
   });
 
-  it('leaks no subscription when a leader-only component is started and stopped three times', async () => {
+  it('a leader-only component started and stopped three times leaks no subscription', async () => {
     const sink = new FakeLogSink();
     const bus = new EventBus<Ev>({ logger: sink.logger });
     const { registry } = newRegistry(bus);

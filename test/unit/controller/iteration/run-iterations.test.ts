@@ -86,7 +86,7 @@ class FakeHealthServer implements IterationObserver {
 }
 
 describe('runIterations', () => {
-  it('finishes the old iteration before the new one starts when a reinitialization is triggered mid-flight', async () => {
+  it('a reinitialization triggered mid-flight finishes the old iteration before the new one starts', async () => {
     const sink = new FakeLogSink();
     const journal: string[] = [];
     const shutdown = new AbortController();
