@@ -22,6 +22,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { InvalidArgumentError } from '../core/errors.js';
 import type { Component, HealthReport } from './component.js';
 import { registerComponentMetrics, type ComponentMetricsHandle } from './component-metrics.js';
+import { HealthTracker } from './health-tracker.js';
 import { CoalescingMailbox } from './mailbox.js';
 
 /** Dependencies every event component takes. */
@@ -88,15 +89,13 @@ export abstract class EventComponent<
   protected readonly logger: Logger;
   protected readonly clock: Clock;
   private readonly options: EventComponentOptions<T>;
-  private readonly stallThresholdMs: number;
+  private readonly health: HealthTracker;
   private readonly metrics: Registry | undefined;
   private metricsHandle: ComponentMetricsHandle | undefined;
   private subscription: Subscription<E> | undefined;
   private mailbox: CoalescingMailbox<EventOfType<E, T>> | undefined;
   private termSignal: AbortSignal | undefined;
   private isRunning = false;
-  private handlerStartedAt: number | undefined;
-  private handlerEventType: string | undefined;
   private failures = 0;
   private handled = 0;
 
@@ -108,7 +107,10 @@ export abstract class EventComponent<
     this.logger = deps.logger.child({ component: options.name });
     this.clock = deps.clock ?? systemClock;
     this.metrics = deps.metrics;
-    this.stallThresholdMs = options.stallThresholdMs ?? DEFAULT_STALL_THRESHOLD_MS;
+    this.health = new HealthTracker({
+      clock: this.clock,
+      stallThresholdMs: options.stallThresholdMs ?? DEFAULT_STALL_THRESHOLD_MS,
+    });
     if (!this.needsLeaderElection) this.subscribe(false);
   }
 
@@ -189,14 +191,7 @@ export abstract class EventComponent<
 
   /** Fails while a handler has been running longer than the stall threshold. */
   healthCheck(): HealthReport {
-    const startedAt = this.handlerStartedAt;
-    if (startedAt === undefined) return { isHealthy: true };
-    const runningMs = this.clock.monotonic() - startedAt;
-    if (runningMs <= this.stallThresholdMs) return { isHealthy: true };
-    return {
-      isHealthy: false,
-      reason: `handler for ${this.handlerEventType ?? '?'} running for ${Math.round(runningMs)} ms (threshold ${this.stallThresholdMs} ms)`,
-    };
+    return this.health.check();
   }
 
   private subscribe(isLeaderOnly: boolean): Subscription<E> {
@@ -226,8 +221,7 @@ export abstract class EventComponent<
 
   private async dispatch(event: EventOfType<E, T>): Promise<void> {
     const signal = this.termSignal ?? AbortSignal.abort();
-    this.handlerStartedAt = this.clock.monotonic();
-    this.handlerEventType = event.type;
+    this.health.beginProcessing(`handler for ${event.type}`);
     try {
       await this.handleEvent(event, signal);
     } catch (err) {
@@ -236,8 +230,7 @@ export abstract class EventComponent<
       this.logger.error({ err, eventType: event.type }, 'event handler failed');
     } finally {
       this.handled++;
-      this.handlerStartedAt = undefined;
-      this.handlerEventType = undefined;
+      this.health.endProcessing();
     }
   }
 }
