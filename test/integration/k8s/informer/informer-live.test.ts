@@ -116,8 +116,10 @@ describe('informers against a real kube-apiserver', () => {
     const ac = new AbortController();
     const informer = Informer.forResource(client, CONFIGMAPS, {
       namespace: 'quiet',
-      // The API server sends a bookmark 2 s before a watch's timeout: keep watches short.
-      watchTimeoutSeconds: 3,
+      // The API server sends a bookmark 2 s before a watch's timeout (or after a minute): keep
+      // watches short, but long enough that a loaded server registers the watch in time.
+      watchTimeoutSeconds: 6,
+      random: () => 0,
       onError: (e) => errors.push(e),
     });
     let events = 0;
@@ -131,7 +133,7 @@ describe('informers against a real kube-apiserver', () => {
       await informer.waitForSync(ac.signal);
       const listRv = informer.resourceVersion;
       await cms.create(configMap('other', 'elsewhere'));
-      await until(() => informer.stats.bookmarks >= 1, 'a bookmark', 20_000);
+      await until(() => informer.stats.bookmarks >= 1, 'a bookmark', 30_000);
       await until(() => informer.resourceVersion !== listRv, 'rv advanced by a bookmark', 10_000);
       assert.equal(events, 0);
       assert.equal(informer.store.size, 0);
