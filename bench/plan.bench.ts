@@ -74,8 +74,17 @@ export default async function planBench(args: string[], signal: AbortSignal): Pr
     let summary = '';
     for (let r = 0; r < rounds; r++) {
       throwIfAborted(signal, 'plan bench');
+      // As in the agent, a changed configuration is new text every time (the current one was the
+      // previous desired one): a trailing comment keeps the planner from reusing its parse.
+      const cfgText = String(desired.files.get('haproxy.cfg'));
+      const changedCfg = cfgText !== current.files.get('haproxy.cfg');
+      const fresh: FileSet = changedCfg
+        ? {
+            files: new Map([...desired.files, ['haproxy.cfg', `${cfgText}# round ${String(r)}\n`]]),
+          }
+        : desired;
       const t = performance.now();
-      const d = planChange(current, desired);
+      const d = planChange(current, fresh);
       times.push(performance.now() - t);
       summary = `${d.mode}${d.mode === 'runtime' ? ` (${String(d.ops.length)} ops)` : ''}`;
       await Promise.resolve();

@@ -123,6 +123,22 @@ function buildSide(
   };
 }
 
+/**
+ * The agent plans each apply against the previous apply's desired files, so the configuration
+ * parsed as `desired` last time comes back as `current`: keep the last two parses. ParsedCfg is
+ * never mutated, so sharing it is safe.
+ */
+const recentParses: { text: string; cfg: ParsedCfg }[] = [];
+
+function parseCfgMemo(text: string): ParsedCfg {
+  const hit = recentParses.find((p) => p.text === text);
+  if (hit !== undefined) return hit.cfg;
+  const cfg = parseCfg(text);
+  recentParses.unshift({ text, cfg });
+  recentParses.length = Math.min(recentParses.length, 2);
+  return cfg;
+}
+
 function sameFileSets(a: FileSet, b: FileSet): boolean {
   if (a.files.size !== b.files.size) return false;
   for (const [path, content] of a.files) {
@@ -362,7 +378,7 @@ export function planChange(
 
   const isFile = (path: string): boolean => current.files.has(path) || desired.files.has(path);
   const parse = (content: FileContent): [ParsedCfg, CfgReferences] => {
-    const cfg = parseCfg(contentText(content));
+    const cfg = parseCfgMemo(contentText(content));
     return [cfg, collectCfgReferences(cfg, options.baseDir, isFile)];
   };
   // Most runtime changes leave haproxy.cfg alone: parse it once then.
