@@ -1,5 +1,7 @@
 /** The real ListWatchTransport: list pages and NDJSON watches through a KubeClient. */
+import { HapticError } from '../../core/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
+import { KubeUnreachableError } from '../client/kube-errors.js';
 import type { KubeList, WatchEvent } from '../client/kube-object.js';
 import { WatchStreamError } from './informer-errors.js';
 import type { ListPageQuery, ListWatchTransport, WatchQuery } from './list-watch-transport.js';
@@ -46,6 +48,7 @@ export class KubeListWatchTransport implements ListWatchTransport {
       signal,
     });
     const path = this.path;
+    const server = this.client.server;
     const onAbort = (): void => {
       res.destroy();
     };
@@ -59,6 +62,10 @@ export class KubeListWatchTransport implements ListWatchTransport {
               throw new WatchStreamError(`watch ${path}: event without a known type`);
             yield value as WatchEvent;
           }
+        } catch (err) {
+          // A reset or premature close of the stream is a connection problem; say so by type.
+          if (err instanceof HapticError || signal.aborted) throw err;
+          throw new KubeUnreachableError(server, { cause: err });
         } finally {
           signal.removeEventListener('abort', onAbort);
           res.destroy();

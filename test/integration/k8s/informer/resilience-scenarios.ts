@@ -4,7 +4,9 @@
  * on (the production default: the cacher answers).
  */
 import assert from 'node:assert/strict';
+import { HapticError } from '../../../../src/core/errors.js';
 import type { KubeClient } from '../../../../src/k8s/client/kube-client.js';
+import { KubeUnreachableError } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeObject } from '../../../../src/k8s/client/kube-object.js';
 import { ResourceClient } from '../../../../src/k8s/client/resource-client.js';
 import { resourcePath } from '../../../../src/k8s/client/resource-path.js';
@@ -171,7 +173,15 @@ export async function killAndRestart(ctx: ScenarioContext): Promise<unknown[]> {
     assert.deepEqual(informer.store.get(`${ctx.ns}/before-kill`)?.['data'], { v: 'after-restart' });
     assert.ok(informer.store.get(`${ctx.ns}/after-restart`));
     assert.equal(informer.store.get(`${ctx.ns}/doomed`), undefined);
-    assert.ok(errors.length > 0, 'the broken connection was reported, not swallowed');
+    assert.ok(
+      errors.some((e) => e instanceof KubeUnreachableError),
+      'the broken connection was reported as KubeUnreachableError, not swallowed',
+    );
+    assert.deepEqual(
+      errors.filter((e) => !(e instanceof HapticError)).map(String),
+      [],
+      'every reported error is typed',
+    );
     return errors;
   } finally {
     ac.abort();
