@@ -14,7 +14,7 @@
  * `onError` as InformerHandlerError; the other handlers and the watch carry on.
  */
 import { abortPromise } from '../../core/abort.js';
-import { AbortedError } from '../../core/errors.js';
+import { AbortedError, InvalidArgumentError } from '../../core/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { KubeObject } from '../client/kube-object.js';
 import { resourcePath, type ResourceRef } from '../client/resource-path.js';
@@ -49,6 +49,7 @@ export class Informer {
   readonly store: IndexedStore;
   private readonly reflector: Reflector;
   private readonly syncWaiters = new Set<() => void>();
+  private running = false;
 
   constructor(private readonly options: InformerOptions) {
     this.store = new IndexedStore(options);
@@ -142,7 +143,14 @@ export class Informer {
 
   /** Lists, then watches until `signal` aborts; never rejects (failures go to `onError`). */
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.race([this.reflector.run(signal), abortPromise(signal)]);
+    if (this.running)
+      throw new InvalidArgumentError(`${this.store.name}: informer is already running`);
+    this.running = true;
+    try {
+      await Promise.race([this.reflector.run(signal), abortPromise(signal)]);
+    } finally {
+      this.running = false;
+    }
   }
 }
 

@@ -61,6 +61,7 @@ export class OnDemandStore {
   private readonly inflight = new Map<string, Promise<KubeObject | undefined>>();
   private readonly ignore: readonly ObjectPath[];
   private readonly now: () => number;
+  private nextSweep = Number.NEGATIVE_INFINITY;
   /** Bodies fetched from the API since construction (cache misses). */
   fetches = 0;
 
@@ -135,8 +136,11 @@ export class OnDemandStore {
     return this.options.ttlMs ?? 60_000;
   }
 
+  /** Drops expired bodies, at most ten times per TTL so reads stay O(matches), not O(cache). */
   private sweep(): void {
     const t = this.now();
+    if (t < this.nextSweep) return;
+    this.nextSweep = t + this.ttl / 10;
     for (const [k, v] of this.cache) if (v.expires <= t) this.cache.delete(k);
   }
 

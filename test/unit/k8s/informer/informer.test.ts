@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AbortedError } from '../../../../src/core/errors.js';
+import { AbortedError, InvalidArgumentError } from '../../../../src/core/errors.js';
 import type { KubeObject } from '../../../../src/k8s/client/kube-object.js';
 import { InformerHandlerError } from '../../../../src/k8s/informer/informer-errors.js';
 import { Informer } from '../../../../src/k8s/informer/informer.js';
@@ -41,6 +41,15 @@ describe('Informer', () => {
     const done = t.informer.run(ac.signal);
     await t.informer.waitForSync(ac.signal);
     assert.equal(t.informer.store.size, 0);
+    ac.abort();
+    await done;
+  });
+
+  it('refuses a second run while the first is active', async () => {
+    const t = start();
+    const ac = new AbortController();
+    const done = t.informer.run(ac.signal);
+    await assert.rejects(t.informer.run(ac.signal), InvalidArgumentError);
     ac.abort();
     await done;
   });
