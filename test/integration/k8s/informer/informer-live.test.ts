@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeClient } from '../../../../src/k8s/client/kube-client.js';
+import { ForbiddenError } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeObject } from '../../../../src/k8s/client/kube-object.js';
 import { ResourceClient } from '../../../../src/k8s/client/resource-client.js';
 import { resourcePath } from '../../../../src/k8s/client/resource-path.js';
@@ -177,6 +178,27 @@ describe('informers against a real kube-apiserver', () => {
     } finally {
       ac.abort();
       await run;
+    }
+  });
+
+  it('keeps retrying and reporting ForbiddenError when RBAC denies the list, without syncing', async () => {
+    const restricted = cp.client('restricted');
+    const denied: unknown[] = [];
+    const ac = new AbortController();
+    const informer = Informer.forResource(restricted, CONFIGMAPS, {
+      namespace: 'events',
+      backoff: { initialMs: 10, maxMs: 20 },
+      onError: (e) => denied.push(e),
+    });
+    const run = informer.run(ac.signal);
+    try {
+      await until(() => denied.length >= 3, 'three reported failures');
+      assert.ok(denied.every((e) => e instanceof ForbiddenError));
+      assert.equal(informer.hasSynced, false);
+    } finally {
+      ac.abort();
+      await run;
+      restricted.close();
     }
   });
 
