@@ -2,7 +2,8 @@
  * `npm run bench -- informer [--objects N] [--concurrency C]`: creates N small ConfigMaps in a
  * real kube-apiserver (default 10,000), then times an informer's initial sync and measures the
  * heap its store retains per object, for a full store and for an on-demand (metadata-only)
- * store. Heap figures need `global.gc`, so the benchmark re-runs itself under `--expose-gc`.
+ * store, plus the in-memory cost of a relist diff (nothing changed) and of a MODIFIED event.
+ * Heap figures need `global.gc`, so the benchmark re-runs itself under `--expose-gc`.
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -49,7 +50,7 @@ async function syncOnce(
   client: KubeClient,
   signal: AbortSignal,
   reduce?: (o: KubeObject) => KubeObject,
-): Promise<{ ms: number; bytesPerObject: number; size: number }> {
+): Promise<{ ms: number; bytesPerObject: number; size: number; informer: Informer }> {
   const before = heapAfterGc();
   const ac = new AbortController();
   const onAbort = (): void => {
@@ -72,7 +73,23 @@ async function syncOnce(
   const size = informer.store.size;
   // Keep the store reachable until after the measurement.
   if (informer.store.fetch(NS, 'app-1').length === 0) throw new Error('index lookup failed');
-  return { ms, bytesPerObject: (after - before) / size, size };
+  return { ms, bytesPerObject: (after - before) / size, size, informer };
+}
+
+/** In-memory costs on a synced store: a relist diff with nothing changed, and watch events. */
+function storeCosts(informer: Informer): { relistMs: number; eventUs: number } {
+  const objects = informer.store.list().map((o) => structuredClone(o));
+  let t = performance.now();
+  informer.store.replace(objects, 'bench');
+  const relistMs = performance.now() - t;
+  const modified = objects.map((o) => ({
+    ...o,
+    metadata: { ...o.metadata, resourceVersion: `${o.metadata?.resourceVersion ?? ''}-x` },
+  }));
+  t = performance.now();
+  for (const o of modified) informer.store.apply('MODIFIED', o);
+  const eventUs = ((performance.now() - t) * 1000) / modified.length;
+  return { relistMs, eventUs };
 }
 
 export default async function informerBench(args: string[], signal: AbortSignal): Promise<void> {
@@ -121,6 +138,12 @@ export default async function informerBench(args: string[], signal: AbortSignal)
       console.log(
         `  ${label.padEnd(26)} sync ${r.ms.toFixed(0)} ms (${Math.round(r.size / (r.ms / 1000))} objects/s), retained heap ${Math.round(r.bytesPerObject)} B/object (${((r.bytesPerObject * r.size) / 1024 / 1024).toFixed(1)} MiB for ${r.size})`,
       );
+      if (reduce === undefined) {
+        const c = storeCosts(r.informer);
+        console.log(
+          `  store (in memory)          relist diff, nothing changed ${c.relistMs.toFixed(0)} ms; MODIFIED event ${c.eventUs.toFixed(1)} µs each`,
+        );
+      }
     }
   } finally {
     client.close();
