@@ -28,7 +28,7 @@ describe('goDurationMs', () => {
 
 describe('the CRD duration pattern', () => {
   it('accepts exactly what goDurationMs accepts', () => {
-    const pattern = new RegExp(String(kubeDuration()['pattern']), 'u');
+    const pattern = new RegExp(String((kubeDuration() as { pattern?: string }).pattern), 'u');
     for (const ok of ['15s', '500ms', '1m30s', '1.5s', '.5s', '250us', '3μs', '0'])
       assert.match(ok, pattern);
     for (const bad of ['', '15', '10 s', '-1s', '1d', '5sx']) assert.doesNotMatch(bad, pattern);
