@@ -11,7 +11,7 @@
  * - abort a watch that is silent for `inactivityMs` and reconnect;
  * - stop only when the signal aborts.
  */
-import { sleep } from '../../core/abort.js';
+import { linkedController, sleep } from '../../core/abort.js';
 import { Backoff, type BackoffOptions } from '../../core/backoff.js';
 import { AbortedError } from '../../core/errors.js';
 import { GoneError } from '../client/kube-errors.js';
@@ -143,11 +143,8 @@ export class Reflector {
     const random = this.options.random ?? Math.random;
     const timeoutSeconds = Math.max(1, Math.floor(base * (1 + random())));
     const inactivityMs = this.options.inactivityMs ?? 90_000;
-    const child = new AbortController();
-    const onParentAbort = (): void => {
-      child.abort(signal.reason);
-    };
-    signal.addEventListener('abort', onParentAbort, { once: true });
+    // linkedController also covers a parent that aborted while the list was in flight.
+    const { controller: child, dispose } = linkedController(signal);
     const state = { inactive: false };
     let timer: NodeJS.Timeout | undefined;
     const arm = (): void => {
@@ -159,6 +156,7 @@ export class Reflector {
     };
     let count = 0;
     try {
+      if (child.signal.aborted) throw new AbortedError(`watch ${this.transport.description}`);
       arm();
       this.stats.watches++;
       const stream = await this.transport.watch(
@@ -184,7 +182,7 @@ export class Reflector {
       throw err;
     } finally {
       if (timer) clearTimeout(timer);
-      signal.removeEventListener('abort', onParentAbort);
+      dispose();
       child.abort();
     }
   }

@@ -149,6 +149,25 @@ describe('Reflector', () => {
     await done;
   });
 
+  it('opens no watch and leaves no timer behind when aborted while its list is in flight', async () => {
+    const transport = new FakeListWatchTransport();
+    let release = (): void => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const original = transport.listPage.bind(transport);
+    transport.listPage = async (q) => {
+      await gate;
+      return original(q);
+    };
+    const r = new Reflector(transport, new FakeSink(), { inactivityMs: 60_000 });
+    const ac = new AbortController();
+    const done = r.run(ac.signal);
+    ac.abort();
+    release();
+    await done;
+    assert.equal(transport.watches.length, 0);
+    assert.equal(r.stats.watches, 0);
+  });
+
   it('stops when the signal aborts and closes the open watch', async () => {
     const t = setup();
     await until(() => t.transport.watches.length === 1, 'watch opened');
