@@ -1,6 +1,6 @@
 /**
  * The agent's HTTP API on node:http (or node:https with a certificate):
- * `GET /healthz`, `GET /metrics` (Prometheus), and behind the bearer token `GET /v1/state` and
+ * `GET /healthz` (open, for probes), and behind the bearer token `GET /metrics` (Prometheus), `GET /v1/state` and
  * `POST /v1/apply`. Bodies are limited in size and parsed strictly; every refusal is a JSON
  * body with a `reason`.
  */
@@ -105,20 +105,12 @@ export function createAgentServer(opts: AgentServerOptions): Server {
       send(res, 200, { status: 'ok' });
       return;
     }
-    if (path === '/metrics') {
-      if (req.method !== 'GET') {
-        send(res, 405, { reason: 'method_not_allowed' });
-        return;
-      }
-      const text = await opts.metrics.registry.metrics();
-      res.writeHead(200, { 'content-type': opts.metrics.registry.contentType });
-      res.end(text);
-      return;
-    }
-    if (!path.startsWith('/v1/')) {
+    if (path !== '/metrics' && !path.startsWith('/v1/')) {
       send(res, 404, { reason: 'not_found' });
       return;
     }
+    // Everything but /healthz (the kubelet's probe, which reveals nothing) needs the token: the
+    // agent listens on the pod network, and every listening endpoint is authenticated.
     if (!bearerTokenMatches(req.headers.authorization, opts.token)) {
       opts.metrics.rejections.inc({ reason: 'unauthorized' });
       // Drain nothing: close the connection so an unauthenticated body is never read.
@@ -128,6 +120,16 @@ export function createAgentServer(opts: AgentServerOptions): Server {
         { reason: 'unauthorized' },
         { 'www-authenticate': 'Bearer', connection: 'close' },
       );
+      return;
+    }
+    if (path === '/metrics') {
+      if (req.method !== 'GET') {
+        send(res, 405, { reason: 'method_not_allowed' });
+        return;
+      }
+      const text = await opts.metrics.registry.metrics();
+      res.writeHead(200, { 'content-type': opts.metrics.registry.contentType });
+      res.end(text);
       return;
     }
     if (path === '/v1/state') {

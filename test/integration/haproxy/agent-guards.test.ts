@@ -237,8 +237,9 @@ describe('agent guards: auth, fencing, rejected configs and bad input change not
     assert.equal((await call(agent, 'GET', '/v1/state')).body.planId, 'p1');
   });
 
-  it('counts applies, rejections and reloads in /metrics', async () => {
-    const res = await call(agent, 'GET', '/metrics', undefined, null);
+  it('counts applies, rejections and reloads in /metrics, which needs the token', async () => {
+    assert.equal((await call(agent, 'GET', '/metrics', undefined, null)).status, 401);
+    const res = await call(agent, 'GET', '/metrics');
     assert.equal(res.status, 200);
     assert.match(res.body, /haptic_agent_applies_total\{mode="reload"\} 1/);
     assert.match(res.body, /haptic_agent_rejections_total\{reason="stale_epoch"\} 1/);
@@ -246,5 +247,6 @@ describe('agent guards: auth, fencing, rejected configs and bad input change not
     assert.match(res.body, /haptic_agent_reloads_total\{result="success"\} 1/);
     assert.match(res.body, /haptic_agent_reloads_total\{result="failure"\} 1/);
     assert.match(res.body, /haptic_agent_rollbacks_total 1/);
+    assert.match(res.body, /haptic_agent_rejections_total\{reason="unauthorized"\} \d+/);
   });
 });
