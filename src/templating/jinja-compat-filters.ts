@@ -9,6 +9,7 @@ import { Buffer } from 'node:buffer';
 import { posix } from 'node:path';
 import type { Environment } from 'nunjucks';
 import { InvalidArgumentError } from '../core/errors.js';
+import { createJinjaNamespace } from './jinja-namespace.js';
 
 type Kwargs = Record<string, unknown>;
 
@@ -256,6 +257,8 @@ export function installJinjaCompatFilters(env: Environment): void {
   });
   env.addFilter('flatten', (value: unknown) => toArray(value, 'flatten').flat(Infinity));
 
-  env.addGlobal('namespace', (...args: unknown[]) => ({ ...splitKwargs(args).kwargs }));
+  env.addGlobal('namespace', (...args: unknown[]) =>
+    createJinjaNamespace(splitKwargs(args).kwargs),
+  );
   env.addGlobal('dict', (...args: unknown[]) => ({ ...splitKwargs(args).kwargs }));
 }

@@ -7,6 +7,7 @@ import { toText } from './to-text.js';
 import nunjucks from 'nunjucks';
 import { rfc3339Seconds } from '../core/clock.js';
 import { globMatch, installJinjaCompatFilters, stableJson } from './jinja-compat-filters.js';
+import { installNamespaceAssignment } from './jinja-namespace.js';
 import { deepMerge, entryTemplateNames, HAPROXY_PODS_FIXTURE } from './parse-template-config.js';
 import { PathResolver, type FileKind } from './path-resolver.js';
 import { checksumFiles, type RenderedFiles, type RenderOutput } from './render-output.js';
@@ -139,6 +140,7 @@ function ensureJinjaCompat(): void {
     return compatLookup.call(this, obj, key);
   };
   patchSyncInclude();
+  installNamespaceAssignment();
   patchFrameSet(runtime as unknown as { Frame: { prototype: FramePrototype } });
   jinjaCompatInstalled = true;
 }
