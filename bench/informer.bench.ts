@@ -14,7 +14,7 @@ import { Informer } from '../src/k8s/informer/informer.js';
 import { metadataOnly } from '../src/k8s/informer/on-demand-store.js';
 import { ControlPlane } from '../src/testing/control-plane.js';
 
-const CONFIGMAPS = { apiVersion: 'v1', resource: 'configmaps', namespaced: true } as const;
+const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps', namespaced: true } as const;
 const NS = 'bench';
 
 function flag(args: string[], name: string, fallback: number): number {
@@ -115,7 +115,8 @@ export default async function informerBench(args: string[], signal: AbortSignal)
   const client = cp.client();
   try {
     await new ResourceClient(client, {
-      apiVersion: 'v1',
+      group: '',
+      version: 'v1',
       resource: 'namespaces',
       namespaced: false,
     }).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, signal);

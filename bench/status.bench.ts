@@ -5,7 +5,7 @@
  * with `--real`, also round trips of skipped and applied writes against a real kube-apiserver.
  */
 import type { KubeRequest } from '../src/k8s/client/kube-client.js';
-import type { ApiResource } from '../src/k8s/ssa/api-resource.js';
+import type { ApiResource } from '../src/k8s/client/api-resource.js';
 import { StatusWriter } from '../src/k8s/ssa/status-writer.js';
 import { ControlPlane } from '../src/testing/control-plane.js';
 

@@ -4,7 +4,7 @@
  */
 import type { KubeClient } from './kube-client.js';
 import type { KubeList, KubeObject } from './kube-object.js';
-import { resourcePath, type ResourceRef } from './resource-path.js';
+import { resourcePath, type ApiResource } from './api-resource.js';
 
 /** Options of a list call. */
 export interface ListCallOptions {
@@ -18,8 +18,8 @@ export interface ListCallOptions {
 export class ResourceClient<T extends KubeObject = KubeObject> {
   constructor(
     private readonly client: KubeClient,
-    /** The resource, e.g. `{ apiVersion: 'v1', resource: 'configmaps', namespaced: true }`. */
-    readonly ref: ResourceRef,
+    /** The resource, e.g. `{ group: '', version: 'v1', resource: 'configmaps', namespaced: true }`. */
+    readonly ref: ApiResource,
   ) {}
 
   /** Reads one object; throws NotFoundError when absent. */

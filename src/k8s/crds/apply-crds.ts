@@ -5,6 +5,11 @@
  */
 import { sleep } from '../../core/abort.js';
 import { HapticError } from '../../core/errors.js';
+import {
+  CUSTOM_RESOURCE_DEFINITIONS,
+  resourcePath,
+  type ApiResource,
+} from '../client/api-resource.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { KubeApiError } from '../client/kube-errors.js';
 import type { CustomResourceDefinition } from './custom-resource.js';
@@ -38,8 +43,6 @@ interface LiveCrd {
   readonly status?: { readonly conditions?: readonly CrdCondition[] };
 }
 
-const CRD_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-
 /**
  * Applies every CRD (force: the installer owns every field it sends) and resolves once all
  * are Established; resolves to their names in order.
@@ -55,7 +58,7 @@ export async function applyCrds(
   for (const crd of crds) {
     await client.request<LiveCrd>({
       method: 'PATCH',
-      path: `${CRD_PATH}/${crd.metadata.name}`,
+      path: resourcePath(CUSTOM_RESOURCE_DEFINITIONS, undefined, crd.metadata.name),
       query: { fieldManager: options.fieldManager ?? CRD_FIELD_MANAGER, force: 'true' },
       contentType: 'application/apply-patch+yaml',
       body: crd,
@@ -67,7 +70,7 @@ export async function applyCrds(
     for (;;) {
       const live = await client.request<LiveCrd>({
         method: 'GET',
-        path: `${CRD_PATH}/${name}`,
+        path: resourcePath(CUSTOM_RESOURCE_DEFINITIONS, undefined, name),
         signal,
       });
       const conditions = live.status?.conditions ?? [];
@@ -98,11 +101,17 @@ async function waitListable(
   signal: AbortSignal,
 ): Promise<void> {
   const version = crd.spec.versions.find((v) => v.storage)?.name ?? '';
+  const served: ApiResource = {
+    group: crd.spec.group,
+    version,
+    resource: crd.spec.names.plural,
+    namespaced: true,
+  };
   for (;;) {
     try {
       await client.request({
         method: 'GET',
-        path: `/apis/${crd.spec.group}/${version}/${crd.spec.names.plural}`,
+        path: resourcePath(served),
         query: { limit: '1' },
         signal,
       });

@@ -17,7 +17,7 @@ import { abortPromise } from '../../core/abort.js';
 import { AbortedError, InvalidArgumentError } from '../../core/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { KubeObject } from '../client/kube-object.js';
-import { resourcePath, type ResourceRef } from '../client/resource-path.js';
+import { resourcePath, type ApiResource } from '../client/api-resource.js';
 import { IndexedStore, type IndexedStoreOptions, type StoreChange } from './indexed-store.js';
 import { InformerHandlerError } from './informer-errors.js';
 import { KubeListWatchTransport } from './kube-list-watch-transport.js';
@@ -78,7 +78,7 @@ export class Informer {
   /** An informer over `ref` in `namespace` (or all namespaces) through `client`. */
   static forResource(
     client: KubeClient,
-    ref: ResourceRef,
+    ref: ApiResource,
     options: ResourceInformerOptions = {},
   ): Informer {
     const transport = new KubeListWatchTransport(client, resourcePath(ref, options.namespace));

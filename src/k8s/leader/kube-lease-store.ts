@@ -1,4 +1,5 @@
 /** A LeaseStore backed by a coordination.k8s.io/v1 Lease in the API server. */
+import { LEASES, resourcePath } from '../client/api-resource.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { NotFoundError } from '../client/kube-errors.js';
 import type { Lease, LeaseSpec, LeaseStore } from './lease.js';
@@ -16,11 +17,11 @@ export class KubeLeaseStore implements LeaseStore {
   }
 
   private get collectionPath(): string {
-    return `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(this.namespace)}/leases`;
+    return resourcePath(LEASES, this.namespace);
   }
 
   private get objectPath(): string {
-    return `${this.collectionPath}/${encodeURIComponent(this.name)}`;
+    return resourcePath(LEASES, this.namespace, this.name);
   }
 
   /** Reads the lease; undefined on 404. */

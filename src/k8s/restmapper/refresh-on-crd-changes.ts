@@ -5,16 +5,11 @@
  * Established, which is a status update, so the update event refreshes again at that point.
  */
 import { sleep } from '../../core/abort.js';
+import { CUSTOM_RESOURCE_DEFINITIONS } from '../client/api-resource.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Informer } from '../informer/informer.js';
 import { metadataOnly } from '../informer/on-demand-store.js';
 import type { RestMapper } from './rest-mapper.js';
-
-const CRDS = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  resource: 'customresourcedefinitions',
-  namespaced: false,
-} as const;
 
 /** Options of refreshOnCrdChanges. */
 export interface RefreshOnCrdChangesOptions {
@@ -32,7 +27,7 @@ export async function refreshOnCrdChanges(
   options: RefreshOnCrdChangesOptions = {},
 ): Promise<void> {
   const onError = options.onError;
-  const informer = Informer.forResource(client, CRDS, {
+  const informer = Informer.forResource(client, CUSTOM_RESOURCE_DEFINITIONS, {
     name: 'customresourcedefinitions',
     indexBy: ['metadata.name'],
     reduce: metadataOnly,

@@ -7,12 +7,12 @@
  */
 import { throwIfAborted } from '../../core/abort.js';
 import type { KubeClient } from '../client/kube-client.js';
-import type { ResourceRef } from '../client/resource-path.js';
+import { splitApiVersion, type ApiResource } from '../client/api-resource.js';
 import { discover, type DiscoveredResource } from './discovery.js';
 import { UnknownKindError } from './rest-mapper-errors.js';
 
-/** The mapping of one kind: a ResourceRef plus what the resource supports. */
-export interface RestMapping extends ResourceRef {
+/** The mapping of one kind: the resource descriptor plus what the resource supports. */
+export interface RestMapping extends ApiResource {
   readonly kind: string;
   readonly hasStatus: boolean;
   readonly verbs: readonly string[];
@@ -68,7 +68,7 @@ export class RestMapper {
 
   /** Every cached mapping of a group (all its versions). */
   kindsOfGroup(group: string): RestMapping[] {
-    return [...this.byKind.values()].filter((m) => groupOf(m.apiVersion) === group);
+    return [...this.byKind.values()].filter((m) => m.group === group);
   }
 
   private async doRefresh(signal?: AbortSignal): Promise<void> {
@@ -87,14 +87,9 @@ function mapKey(apiVersion: string, kind: string): string {
   return `${apiVersion}\u0000${kind}`;
 }
 
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash === -1 ? '' : apiVersion.slice(0, slash);
-}
-
 function toMapping(r: DiscoveredResource): RestMapping {
   return {
-    apiVersion: r.apiVersion,
+    ...splitApiVersion(r.apiVersion),
     kind: r.kind,
     resource: r.resource,
     namespaced: r.namespaced,

@@ -1,6 +1,6 @@
 /** Server-Side Apply: one PATCH with `application/apply-patch+yaml` and a JSON body. */
 import type { KubeClient } from '../client/kube-client.js';
-import { objectPath, type ApiResource } from './api-resource.js';
+import { resourcePath, type ApiResource } from '../client/api-resource.js';
 import { assertValidFieldManager } from './field-manager-name.js';
 import { InvalidApplyObjectError } from './ssa-errors.js';
 
@@ -58,7 +58,7 @@ export async function apply<T = ApplyObject>(
     );
   return client.request<T>({
     method: 'PATCH',
-    path: objectPath(resource, namespace, name, options.subresource),
+    path: resourcePath(resource, namespace, name, options.subresource),
     query: {
       fieldManager: options.fieldManager,
       force: options.force ? 'true' : undefined,

@@ -17,7 +17,7 @@ import { sleep } from '../../core/abort.js';
 import { Backoff, type BackoffOptions } from '../../core/backoff.js';
 import { rfc3339Seconds, systemClock, type Clock } from '../../core/clock.js';
 import { ConflictError, InvalidError, KubeApiError, NotFoundError } from '../client/kube-errors.js';
-import { apiVersionOf, objectPath, type ApiResource } from './api-resource.js';
+import { apiVersionOf, resourcePath, type ApiResource } from '../client/api-resource.js';
 import { apply, type ApplyObject, type KubeRequester } from './apply.js';
 import { newerObservedGeneration, entryIdentity, withTransitionTimes } from './conditions.js';
 import { assertValidFieldManager } from './field-manager-name.js';
@@ -266,7 +266,7 @@ export class StatusWriter {
   private async get(target: StatusTarget, signal: AbortSignal | undefined): Promise<LiveObject> {
     return this.client.request<LiveObject>({
       method: 'GET',
-      path: objectPath(target.resource, target.namespace, target.name),
+      path: resourcePath(target.resource, target.namespace, target.name),
       ...(signal !== undefined && { signal }),
     });
   }

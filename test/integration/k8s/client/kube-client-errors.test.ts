@@ -18,8 +18,8 @@ import { ResourceClient } from '../../../../src/k8s/client/resource-client.js';
 import { ControlPlane } from '../../../../src/testing/control-plane.js';
 import { freePort } from '../../../../src/testing/free-port.js';
 
-const CONFIGMAPS = { apiVersion: 'v1', resource: 'configmaps', namespaced: true } as const;
-const NAMESPACES = { apiVersion: 'v1', resource: 'namespaces', namespaced: false } as const;
+const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps', namespaced: true } as const;
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces', namespaced: false } as const;
 const NS = 'client-errors';
 
 describe('KubeClient against a real kube-apiserver', () => {

@@ -4,16 +4,16 @@ import type { KubeClient } from '../../../../src/k8s/client/kube-client.js';
 import { ForbiddenError } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeObject } from '../../../../src/k8s/client/kube-object.js';
 import { ResourceClient } from '../../../../src/k8s/client/resource-client.js';
-import { resourcePath } from '../../../../src/k8s/client/resource-path.js';
+import { resourcePath } from '../../../../src/k8s/client/api-resource.js';
 import { Informer } from '../../../../src/k8s/informer/informer.js';
 import { KubeListWatchTransport } from '../../../../src/k8s/informer/kube-list-watch-transport.js';
 import { listAll } from '../../../../src/k8s/informer/list-pages.js';
 import { metadataOnly, OnDemandStore } from '../../../../src/k8s/informer/on-demand-store.js';
 import { ControlPlane } from '../../../../src/testing/control-plane.js';
 
-const CONFIGMAPS = { apiVersion: 'v1', resource: 'configmaps', namespaced: true } as const;
-const SECRETS = { apiVersion: 'v1', resource: 'secrets', namespaced: true } as const;
-const NAMESPACES = { apiVersion: 'v1', resource: 'namespaces', namespaced: false } as const;
+const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps', namespaced: true } as const;
+const SECRETS = { group: '', version: 'v1', resource: 'secrets', namespaced: true } as const;
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces', namespaced: false } as const;
 
 async function until(cond: () => boolean, what: string, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;

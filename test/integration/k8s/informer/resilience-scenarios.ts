@@ -9,14 +9,19 @@ import type { KubeClient } from '../../../../src/k8s/client/kube-client.js';
 import { KubeUnreachableError } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeObject } from '../../../../src/k8s/client/kube-object.js';
 import { ResourceClient } from '../../../../src/k8s/client/resource-client.js';
-import { resourcePath } from '../../../../src/k8s/client/resource-path.js';
+import { resourcePath } from '../../../../src/k8s/client/api-resource.js';
 import { Informer } from '../../../../src/k8s/informer/informer.js';
 import { KubeListWatchTransport } from '../../../../src/k8s/informer/kube-list-watch-transport.js';
 import type { ControlPlane } from '../../../../src/testing/control-plane.js';
 import { CuttableTransport } from './cuttable-transport.js';
 
-export const CONFIGMAPS = { apiVersion: 'v1', resource: 'configmaps', namespaced: true } as const;
-const NAMESPACES = { apiVersion: 'v1', resource: 'namespaces', namespaced: false } as const;
+export const CONFIGMAPS = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  namespaced: true,
+} as const;
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces', namespaced: false } as const;
 
 /** Clients and namespace of one scenario run. */
 export interface ScenarioContext {

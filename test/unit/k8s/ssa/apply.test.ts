@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeRequest } from '../../../../src/k8s/client/kube-client.js';
-import { objectPath, type ApiResource } from '../../../../src/k8s/ssa/api-resource.js';
+import type { ApiResource } from '../../../../src/k8s/client/api-resource.js';
 import { apply } from '../../../../src/k8s/ssa/apply.js';
 import {
   InvalidApplyObjectError,
@@ -22,7 +22,6 @@ const routes: ApiResource = {
   resource: 'httproutes',
   namespaced: true,
 };
-const nodes: ApiResource = { group: '', version: 'v1', resource: 'nodes', namespaced: false };
 const obj = {
   apiVersion: 'gateway.networking.k8s.io/v1',
   kind: 'HTTPRoute',
@@ -79,16 +78,5 @@ describe('apply', () => {
       InvalidApplyObjectError,
     );
     assert.equal(fake.requests.length, 0);
-  });
-});
-
-describe('objectPath', () => {
-  it('builds core, group, namespaced and cluster-scoped paths', () => {
-    assert.equal(objectPath(nodes, undefined, 'n1'), '/api/v1/nodes/n1');
-    assert.equal(objectPath(nodes, 'ignored', 'n1', 'status'), '/api/v1/nodes/n1/status');
-    assert.equal(
-      objectPath(routes, 'ns', 'a b'),
-      '/apis/gateway.networking.k8s.io/v1/namespaces/ns/httproutes/a%20b',
-    );
   });
 });

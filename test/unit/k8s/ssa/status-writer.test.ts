@@ -6,7 +6,7 @@ import {
   KubeApiError,
   ConflictError,
 } from '../../../../src/k8s/client/kube-errors.js';
-import type { ApiResource } from '../../../../src/k8s/ssa/api-resource.js';
+import type { ApiResource } from '../../../../src/k8s/client/api-resource.js';
 import {
   StatusWriteConflictError,
   InvalidFieldManagerError,
