@@ -1,5 +1,7 @@
 /**
- * The path expressions of `indexBy`, ignore-fields and field selectors: a JSONPath subset.
+ * The path expressions of `indexBy`, ignore-fields, field selectors and template assertions: a
+ * JSONPath subset. Pure and shared, so the live informer store and the fixture store of
+ * `haptic validate` read objects by exactly the same rules.
  *
  * Supported: dotted keys (`metadata.namespace`), quoted keys for names with dots or slashes
  * (`metadata.labels['kubernetes.io/service-name']`), array indices (`spec.ports[0]`) and the
@@ -9,7 +11,7 @@
  * A wildcard makes an expression multi-valued: `spec.rules[*].host` yields every host, and the
  * store indexes the object under each of them.
  */
-import { ObjectPathError } from './informer-errors.js';
+import { ObjectPathError } from './object-index-errors.js';
 
 /** One step of a compiled path. */
 export type PathStep =
@@ -89,14 +91,19 @@ function children(value: unknown, step: PathStep): unknown[] {
   }
 }
 
-/** Every value `path` reaches in `root` (undefined and null left out). */
-export function evaluateObjectPath(root: unknown, path: ObjectPath): unknown[] {
+/** Every value `path` reaches in `root`, explicit nulls included (assertions tell them apart). */
+export function selectObjectPath(root: unknown, path: ObjectPath): unknown[] {
   let current: unknown[] = [root];
   for (const step of path.steps) {
     current = current.flatMap((v) => children(v, step));
     if (current.length === 0) return current;
   }
-  return current.filter((v) => v !== undefined && v !== null);
+  return current;
+}
+
+/** Every value `path` reaches in `root` (undefined and null left out). */
+export function evaluateObjectPath(root: unknown, path: ObjectPath): unknown[] {
+  return selectObjectPath(root, path).filter((v) => v !== undefined && v !== null);
 }
 
 /** A value as an index key: strings as is, scalars stringified, objects as JSON. */

@@ -3,13 +3,13 @@
  * only a few fields per resource server side, so informers filter on any path here. Terms are
  * ANDed; `=` and `==` test equality, `!=` inequality; a missing field compares as ''.
  */
-import { ObjectPathError } from './informer-errors.js';
+import { ObjectPathError } from '../../core/object-index/object-index-errors.js';
 import {
   compileObjectPath,
   evaluateObjectPath,
   keyString,
   type ObjectPath,
-} from './object-path.js';
+} from '../../core/object-index/object-path.js';
 
 interface Term {
   readonly path: ObjectPath;

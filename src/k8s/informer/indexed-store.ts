@@ -3,31 +3,24 @@
  * composite keys built from `indexBy` expressions, so templates can look objects up by a full
  * key or a key prefix (`fetch('default')` for a namespace, `fetch('default', 'web')` for one).
  *
- * Semantics (shared with the templating FixtureStore's interface `ResourceStore`):
- * - `list()` returns every object ordered by its first composite key, then `namespace/name`;
- * - `fetch(...keys)` returns every object with a composite key starting with `keys` (no keys:
- *   all), in the same order; more keys than `indexBy` entries throws;
- * - `getSingle(...keys)` returns the one match, null for none, and throws AmbiguousLookupError
- *   for several.
- * - An expression with a wildcard (`spec.rules[*].host`) gives one key per value, so an object
- *   can sit under several composite keys (the cartesian product, capped at 256); a missing
- *   field gives the key `''`.
+ * Indexing, ordering and lookups are those of the shared CompositeIndex
+ * (src/core/object-index), which the templating FixtureStore uses too.
  *
  * Before storing, objects failing the client-side field selector are dropped (an update that
  * stops matching becomes a delete) and ignore-fields are stripped in place: the store owns the
  * objects handed to it, and callers must treat what it returns as read-only.
  */
-import { InvalidArgumentError } from '../../core/errors.js';
 import { objectKey } from '../../core/keys.js';
+import { CompositeIndex } from '../../core/object-index/composite-index.js';
+import {
+  compileObjectPath,
+  deleteAtPath,
+  type ObjectPath,
+} from '../../core/object-index/object-path.js';
 import type { KubeObject } from '../client/kube-object.js';
 import { diffByUid } from './diff-by-uid.js';
 import { parseFieldSelector, type FieldSelector } from './field-selector.js';
-import { AmbiguousLookupError } from './informer-errors.js';
-import { compileObjectPath, deleteAtPath, pathKeys, type ObjectPath } from './object-path.js';
 import type { ReflectorSink } from './reflector.js';
-
-const SEP = '\u0000';
-const MAX_KEYS_PER_OBJECT = 256;
 
 /** Default `indexBy`: namespace, then name. */
 export const DEFAULT_INDEX_BY: readonly string[] = ['metadata.namespace', 'metadata.name'];
@@ -55,23 +48,13 @@ export type StoreChange =
   | { readonly type: 'updated'; readonly old: KubeObject; readonly object: KubeObject }
   | { readonly type: 'deleted'; readonly object: KubeObject };
 
-interface Entry {
-  readonly object: KubeObject;
-  readonly keys: readonly (readonly string[])[];
-  readonly sortKey: string;
-}
-
 /** Indexed objects of one resource type; the ReflectorSink of an informer. */
 export class IndexedStore implements ReflectorSink {
   readonly name: string;
   readonly indexBy: readonly string[];
-  private readonly paths: readonly ObjectPath[];
+  private readonly index: CompositeIndex<KubeObject>;
   private readonly ignore: readonly ObjectPath[];
   private readonly selector: FieldSelector | undefined;
-  private readonly entries = new Map<string, Entry>();
-  /** index i: prefixes of length i+1 -> primary keys. */
-  private readonly byPrefix: Map<string, Set<string>>[];
-  private sorted: KubeObject[] | undefined;
   private readonly listeners = new Set<(change: StoreChange) => void>();
   private replaced = 0;
   private rv = '';
@@ -80,18 +63,17 @@ export class IndexedStore implements ReflectorSink {
   constructor(private readonly options: IndexedStoreOptions = {}) {
     this.name = options.name ?? 'store';
     this.indexBy = options.indexBy ?? DEFAULT_INDEX_BY;
-    this.paths = this.indexBy.map(compileObjectPath);
+    this.index = new CompositeIndex(this.name, this.indexBy);
     this.ignore = (options.ignoreFields ?? DEFAULT_IGNORE_FIELDS).map(compileObjectPath);
     this.selector =
       options.fieldSelector !== undefined && options.fieldSelector.trim() !== ''
         ? parseFieldSelector(options.fieldSelector)
         : undefined;
-    this.byPrefix = this.paths.map(() => new Map<string, Set<string>>());
   }
 
   /** Number of objects. */
   get size(): number {
-    return this.entries.size;
+    return this.index.size;
   }
 
   /** How many complete lists the store has received (0: not synced yet). */
@@ -112,44 +94,22 @@ export class IndexedStore implements ReflectorSink {
 
   /** The object stored under `namespace/name` (or `name` for cluster-scoped objects). */
   get(key: string): KubeObject | undefined {
-    return this.entries.get(key)?.object;
+    return this.index.get(key);
   }
 
   /** Every object, ordered by first composite key then `namespace/name`. */
   list(): readonly KubeObject[] {
-    this.sorted ??= [...this.entries.values()]
-      .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0))
-      .map((e) => e.object);
-    return this.sorted;
+    return this.index.list();
   }
 
   /** Objects whose composite key starts with `keys`; no keys returns every object. */
   fetch(...keys: string[]): readonly KubeObject[] {
-    if (keys.length === 0) return this.list();
-    if (keys.length > this.paths.length)
-      throw new InvalidArgumentError(
-        `${this.name}.fetch: ${keys.length} keys given but indexBy has ${this.paths.length} (${this.indexBy.join(', ')})`,
-      );
-    const hits = this.byPrefix[keys.length - 1]?.get(keys.map(String).join(SEP));
-    if (!hits) return [];
-    const found: Entry[] = [];
-    for (const k of hits) {
-      const e = this.entries.get(k);
-      if (e) found.push(e);
-    }
-    return found
-      .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0))
-      .map((e) => e.object);
+    return this.index.fetch(...keys);
   }
 
   /** The one object matching `keys`; null when none; AmbiguousLookupError when several. */
   getSingle(...keys: string[]): KubeObject | null {
-    const found = this.fetch(...keys);
-    if (found.length > 1)
-      throw new AmbiguousLookupError(
-        `${this.name}.getSingle(${keys.map((k) => JSON.stringify(k)).join(', ')}): ${found.length} objects match, expected at most one`,
-      );
-    return found[0] ?? null;
+    return this.index.getSingle(...keys);
   }
 
   /** Replaces the content with a complete list, emitting synthetic events for the difference. */
@@ -164,22 +124,21 @@ export class IndexedStore implements ReflectorSink {
     }
     const byObject = new Map<KubeObject, string[][]>(fresh.map((f) => [f.object, f.keys]));
     const deltas = diffByUid(
-      [...this.entries.values()].map((e) => e.object),
+      this.index.values(),
       fresh.map((f) => f.object),
       objectKey,
     );
     for (const d of deltas) {
       const key = objectKey(d.object);
       if (d.type === 'deleted') {
-        this.remove(key);
+        this.index.delete(key);
         this.emit({ type: 'deleted', object: d.object });
         continue;
       }
-      const old = this.entries.get(key);
-      if (old) this.remove(key);
-      this.insert(key, d.object, byObject.get(d.object) ?? []);
+      const old = this.index.get(key);
+      this.index.set(key, d.object, byObject.get(d.object) ?? []);
       if (d.type === 'updated') this.emit({ type: 'updated', old: d.old, object: d.object });
-      else if (old) this.emit({ type: 'updated', old: old.object, object: d.object });
+      else if (old) this.emit({ type: 'updated', old, object: d.object });
       else this.emit({ type: 'added', object: d.object, initial });
     }
   }
@@ -187,27 +146,26 @@ export class IndexedStore implements ReflectorSink {
   /** Applies one watch event. */
   apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject): void {
     const key = objectKey(object);
-    const old = this.entries.get(key);
+    const old = this.index.get(key);
     if (type === 'DELETED') {
       if (!old) return;
-      this.remove(key);
-      this.emit({ type: 'deleted', object: old.object });
+      this.index.delete(key);
+      this.emit({ type: 'deleted', object: old });
       return;
     }
     const prepared = this.prepare(object);
     if (!prepared) {
       // It stopped matching the field selector: for the store's readers it is gone.
       if (old) {
-        this.remove(key);
-        this.emit({ type: 'deleted', object: old.object });
+        this.index.delete(key);
+        this.emit({ type: 'deleted', object: old });
       }
       return;
     }
-    if (old) this.remove(key);
-    this.insert(key, prepared.object, prepared.keys);
+    this.index.set(key, prepared.object, prepared.keys);
     this.emit(
       old
-        ? { type: 'updated', old: old.object, object: prepared.object }
+        ? { type: 'updated', old, object: prepared.object }
         : { type: 'added', object: prepared.object, initial: false },
     );
   }
@@ -216,60 +174,12 @@ export class IndexedStore implements ReflectorSink {
   private prepare(item: KubeObject): { object: KubeObject; keys: string[][] } | undefined {
     if (this.selector && !this.selector.matches(item)) return undefined;
     for (const p of this.ignore) deleteAtPath(item, p);
-    const keys = compositeKeys(this.paths.map((p) => pathKeys(item, p)));
+    const keys = this.index.keysOf(item);
     const object = this.options.reduce ? this.options.reduce(item) : item;
     return { object, keys };
-  }
-
-  private insert(key: string, object: KubeObject, keys: readonly (readonly string[])[]): void {
-    const first = keys[0] ?? [];
-    this.entries.set(key, { object, keys, sortKey: `${first.join(SEP)}${SEP}${SEP}${key}` });
-    for (const composite of keys) {
-      for (let len = 1; len <= composite.length; len++) {
-        const map = this.byPrefix[len - 1];
-        if (!map) continue;
-        const prefix = composite.slice(0, len).join(SEP);
-        let set = map.get(prefix);
-        if (!set) map.set(prefix, (set = new Set()));
-        set.add(key);
-      }
-    }
-    this.sorted = undefined;
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    for (const composite of entry.keys) {
-      for (let len = 1; len <= composite.length; len++) {
-        const map = this.byPrefix[len - 1];
-        const prefix = composite.slice(0, len).join(SEP);
-        const set = map?.get(prefix);
-        if (!set) continue;
-        set.delete(key);
-        if (set.size === 0) map?.delete(prefix);
-      }
-    }
-    this.sorted = undefined;
   }
 
   private emit(change: StoreChange): void {
     for (const l of this.listeners) l(change);
   }
-}
-
-/** The cartesian product of per-expression key lists, capped at MAX_KEYS_PER_OBJECT. */
-function compositeKeys(perPath: readonly string[][]): string[][] {
-  let out: string[][] = [[]];
-  for (const values of perPath) {
-    const next: string[][] = [];
-    for (const prefix of out)
-      for (const v of values) {
-        if (next.length >= MAX_KEYS_PER_OBJECT) break;
-        next.push([...prefix, v]);
-      }
-    out = next;
-  }
-  return out;
 }

@@ -17,22 +17,6 @@ export class WatchInactiveError extends HapticError {
   }
 }
 
-/** An `indexBy`, ignore-field or field-selector expression cannot be parsed. */
-export class ObjectPathError extends HapticError {
-  readonly code = 'HAPTIC_ERR_OBJECT_PATH';
-  override get isTerminal(): boolean {
-    return true;
-  }
-}
-
-/** `getSingle` found more than one object for the keys. */
-export class AmbiguousLookupError extends HapticError {
-  readonly code = 'HAPTIC_ERR_STORE_AMBIGUOUS';
-  override get isTerminal(): boolean {
-    return true;
-  }
-}
-
 /** An informer event handler threw; the informer caught it and carried on. */
 export class InformerHandlerError extends HapticError {
   readonly code = 'HAPTIC_ERR_INFORMER_HANDLER';

@@ -10,8 +10,12 @@
 import type { KubeObject } from '../client/kube-object.js';
 import { NotFoundError } from '../client/kube-errors.js';
 import type { IndexedStore } from './indexed-store.js';
-import { AmbiguousLookupError } from './informer-errors.js';
-import { compileObjectPath, deleteAtPath, type ObjectPath } from './object-path.js';
+import { AmbiguousLookupError } from '../../core/object-index/object-index-errors.js';
+import {
+  compileObjectPath,
+  deleteAtPath,
+  type ObjectPath,
+} from '../../core/object-index/object-path.js';
 
 /**
  * Reduces an object to the stub the on-demand store keeps (identity, version, labels). Built

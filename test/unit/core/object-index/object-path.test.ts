@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ObjectPathError } from '../../../../src/k8s/informer/informer-errors.js';
+import { ObjectPathError } from '../../../../src/core/object-index/object-index-errors.js';
 import {
   compileObjectPath,
   deleteAtPath,
   pathKeys,
-} from '../../../../src/k8s/informer/object-path.js';
+} from '../../../../src/core/object-index/object-path.js';
 
 const ingress = {
   metadata: {

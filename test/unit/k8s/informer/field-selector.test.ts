@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseFieldSelector } from '../../../../src/k8s/informer/field-selector.js';
-import { ObjectPathError } from '../../../../src/k8s/informer/informer-errors.js';
+import { ObjectPathError } from '../../../../src/core/object-index/object-index-errors.js';
 
 const svc = { metadata: { name: 'web', namespace: 'a' }, spec: { type: 'ClusterIP' } };
 

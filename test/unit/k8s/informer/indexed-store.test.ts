@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidArgumentError } from '../../../../src/core/errors.js';
 import { IndexedStore, type StoreChange } from '../../../../src/k8s/informer/indexed-store.js';
-import { AmbiguousLookupError } from '../../../../src/k8s/informer/informer-errors.js';
+import { AmbiguousLookupError } from '../../../../src/core/object-index/object-index-errors.js';
 import { cm } from './fake-list-watch-transport.js';
 
 const names = (objs: readonly { metadata?: { name?: string } }[]): string[] =>

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { NotFoundError } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeObject } from '../../../../src/k8s/client/kube-object.js';
 import { IndexedStore } from '../../../../src/k8s/informer/indexed-store.js';
-import { AmbiguousLookupError } from '../../../../src/k8s/informer/informer-errors.js';
+import { AmbiguousLookupError } from '../../../../src/core/object-index/object-index-errors.js';
 import { metadataOnly, OnDemandStore } from '../../../../src/k8s/informer/on-demand-store.js';
 import { cm } from './fake-list-watch-transport.js';
 

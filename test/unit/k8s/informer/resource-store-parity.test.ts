@@ -72,3 +72,41 @@ describe('IndexedStore parity with the templating FixtureStore', () => {
     });
   }
 });
+
+function ingress(ns: string, name: string, hosts: string[]): KubeObject {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { namespace: ns, name, uid: `${ns}-${name}`, resourceVersion: '1' },
+    spec: { rules: hosts.map((host) => ({ host })) },
+  };
+}
+
+const INGRESSES = [
+  ingress('a', 'shop', ['shop.example.com', 'www.example.com']),
+  ingress('b', 'blog', ['blog.example.com', 'www.example.com']),
+  ingress('a', 'empty', []),
+];
+
+describe('IndexedStore and FixtureStore with a wildcard indexBy', () => {
+  const indexBy = ['spec.rules[*].host'];
+  const live = new IndexedStore({ indexBy });
+  live.replace(structuredClone(INGRESSES), '1');
+  const fixture = new FixtureStore('ingresses', structuredClone(INGRESSES), indexBy);
+
+  it('find an object under every value of the wildcard, not only the first', () => {
+    for (const s of [live, fixture] as ResourceStore[]) {
+      assert.deepEqual(names(s.fetch('shop.example.com')), ['shop']);
+      assert.deepEqual(names(s.fetch('www.example.com')), ['blog', 'shop']);
+      assert.deepEqual(names(s.fetch('')), ['empty']);
+      assert.throws(() => s.getSingle('www.example.com'), /2 objects match/);
+      assert.deepEqual(names([s.getSingle('blog.example.com') ?? {}]), ['blog']);
+      assert.equal(s.getSingle('nope.example.com'), null);
+    }
+  });
+
+  it('list every object once, in the same order in both stores', () => {
+    assert.deepEqual(names(live.list()), ['empty', 'blog', 'shop']);
+    assert.deepEqual(names(fixture.list()), names(live.list()));
+  });
+});
