@@ -4,21 +4,18 @@
  * comparison) on an object with 5 managers x 8 conditions, answered by an in-memory requester;
  * with `--real`, also round trips of skipped and applied writes against a real kube-apiserver.
  */
+import { resourcePath } from '../src/k8s/client/api-resource.js';
 import type { KubeRequest } from '../src/k8s/client/kube-client.js';
-import type { ApiResource } from '../src/k8s/client/api-resource.js';
 import { StatusWriter } from '../src/k8s/ssa/status-writer.js';
 import { ControlPlane } from '../src/testing/control-plane.js';
+import { probeCrd, probeResource } from '../test/support/probe-crds.js';
 
 const MANAGERS = 5;
 const PER_MANAGER = 8;
 const LTT = '2026-01-01T00:00:00Z';
 
-const res: ApiResource = {
-  group: 'bench.haptic.io',
-  version: 'v1',
-  resource: 'probes',
-  namespaced: true,
-};
+const GROUP = 'bench.haptic.io';
+const res = probeResource(GROUP);
 
 function condition(m: number, i: number): Record<string, unknown> {
   return {
@@ -89,56 +86,14 @@ export default async function bench(args: string[], signal: AbortSignal): Promis
   );
   if (!args.includes('--real') || signal.aborted) return;
 
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'probes.bench.haptic.io' },
-    spec: {
-      group: 'bench.haptic.io',
-      scope: 'Namespaced',
-      names: { plural: 'probes', singular: 'probe', kind: 'Probe', listKind: 'ProbeList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              'x-kubernetes-preserve-unknown-fields': true,
-              properties: {
-                status: {
-                  type: 'object',
-                  properties: {
-                    conditions: {
-                      type: 'array',
-                      'x-kubernetes-list-type': 'map',
-                      'x-kubernetes-list-map-keys': ['type'],
-                      items: {
-                        type: 'object',
-                        required: ['type'],
-                        'x-kubernetes-preserve-unknown-fields': true,
-                        properties: { type: { type: 'string' } },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
-  const cp = await ControlPlane.start({ crds: [crd] }, signal);
+  const cp = await ControlPlane.start({ crds: [probeCrd(GROUP)] }, signal);
   const client = cp.client('admin');
   try {
     console.log(`# kube-apiserver ${await cp.version(signal)}`);
     await client.request({
       method: 'POST',
-      path: '/apis/bench.haptic.io/v1/namespaces/default/probes',
-      body: { apiVersion: 'bench.haptic.io/v1', kind: 'Probe', metadata: { name: 'p' } },
+      path: resourcePath(res, 'default'),
+      body: { apiVersion: `${GROUP}/v1`, kind: 'Probe', metadata: { name: 'p' } },
       signal,
     });
     const realTarget = { resource: res, kind: 'Probe', namespace: 'default', name: 'p' };

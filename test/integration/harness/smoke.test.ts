@@ -7,62 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeClient } from '../../../src/k8s/client/kube-client.js';
 import { ControlPlane } from '../../../src/testing/control-plane.js';
 import { ensureHaproxy } from '../../../src/testing/haproxy-install.js';
+import { testCrd } from '../../support/probe-crds.js';
 
 // Foundation smoke tests (issue 2, deliverable 4): the real control plane runs, list-map
 // conditions keep two writers apart, watches deliver, and haproxy -c is usable.
 
 const GROUP = 'smoke.haptic.io';
 
-const conditionSchema = {
-  type: 'object',
-  required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'],
-  properties: {
-    type: { type: 'string', maxLength: 316 },
-    status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
-    observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
-    lastTransitionTime: { type: 'string', format: 'date-time' },
-    reason: { type: 'string', minLength: 1, maxLength: 1024 },
-    message: { type: 'string', maxLength: 32768 },
-  },
-};
-
-const smokeCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `smokes.${GROUP}` },
-  spec: {
-    group: GROUP,
-    scope: 'Namespaced',
-    names: { plural: 'smokes', singular: 'smoke', kind: 'Smoke', listKind: 'SmokeList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: { type: 'object', properties: { size: { type: 'integer' } } },
-              status: {
-                type: 'object',
-                properties: {
-                  conditions: {
-                    type: 'array',
-                    'x-kubernetes-list-type': 'map',
-                    'x-kubernetes-list-map-keys': ['type'],
-                    items: conditionSchema,
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+const smokeCrd = testCrd({ group: GROUP, plural: 'smokes', kind: 'Smoke' });
 
 interface Condition {
   type: string;

@@ -5,30 +5,11 @@ import { refreshOnCrdChanges } from '../../../../src/k8s/restmapper/refresh-on-c
 import { UnknownKindError } from '../../../../src/k8s/restmapper/rest-mapper-errors.js';
 import { RestMapper } from '../../../../src/k8s/restmapper/rest-mapper.js';
 import { ControlPlane } from '../../../../src/testing/control-plane.js';
+import { testCrd } from '../../../support/probe-crds.js';
 
 /** A kind whose plural no English-rule guesser would produce. */
 function octopusCrd(): object {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'octopodes.zoo.example.com' },
-    spec: {
-      group: 'zoo.example.com',
-      scope: 'Namespaced',
-      names: { kind: 'Octopus', plural: 'octopodes', singular: 'octopus', listKind: 'OctopusList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          schema: {
-            openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-          },
-        },
-      ],
-    },
-  };
+  return testCrd({ group: 'zoo.example.com', plural: 'octopodes', kind: 'Octopus' });
 }
 
 async function until(cond: () => boolean, what: string, ms = 30_000): Promise<void> {
