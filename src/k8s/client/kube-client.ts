@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { sleep } from '../../core/abort.js';
 import { AbortedError } from '../../core/errors.js';
 import type { ClusterConnection } from './kube-config.js';
 import {
@@ -15,6 +16,7 @@ import {
   KubeUnreachableError,
   type KubeStatus,
 } from './kube-errors.js';
+import { retryAfterMs } from './retry-after.js';
 import { TokenBucket } from './token-bucket.js';
 
 /** Options of a KubeClient. */
@@ -29,6 +31,14 @@ export interface KubeClientOptions {
   readonly userAgent?: string;
   /** How often a token file is re-read, ms (default 60,000). */
   readonly tokenRefreshMs?: number;
+  /**
+   * How many times `request` retries a 429 TooManyRequests after waiting its `Retry-After`
+   * (default 3; 0 disables). A 429 means the server did not process the request, so every
+   * method is retried.
+   */
+  readonly maxRetries429?: number;
+  /** Upper bound of one `Retry-After` wait, ms (default 10,000). */
+  readonly maxRetryAfterMs?: number;
 }
 
 /** One API request. `path` starts with `/api` or `/apis`; query values are strings. */
@@ -44,6 +54,9 @@ export interface KubeRequest {
   /** Overrides the client's default timeout; 0 means none (watches). */
   readonly timeoutMs?: number;
 }
+
+/** What most callers need of a KubeClient: one JSON request (tests substitute Fake* requesters). */
+export type KubeRequester = Pick<KubeClient, 'request'>;
 
 /** Builds `path?query` with encoded query values; undefined values are left out. */
 export function buildUrlPath(
@@ -111,8 +124,25 @@ export class KubeClient {
     return this.cachedToken.value;
   }
 
-  /** Sends a request and returns the parsed JSON body; throws a typed KubeApiError on >= 400. */
+  /**
+   * Sends a request and returns the parsed JSON body; throws a typed KubeApiError on >= 400.
+   * A 429 is retried after its (bounded) `Retry-After`, at most `maxRetries429` times.
+   */
   async request<T>(req: KubeRequest): Promise<T> {
+    const retries = this.options.maxRetries429 ?? 3;
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.requestOnce(req);
+      if (!('tooManyRequests' in outcome)) return outcome.value as T;
+      if (attempt >= retries) throw outcome.tooManyRequests;
+      const waitMs = retryAfterMs(outcome.retryAfter, this.options.maxRetryAfterMs ?? 10_000);
+      await sleep(waitMs, req.signal);
+    }
+  }
+
+  /** One round trip; a 429 is returned (with its Retry-After) rather than thrown. */
+  private async requestOnce(
+    req: KubeRequest,
+  ): Promise<{ value: unknown } | { tooManyRequests: Error; retryAfter: string | undefined }> {
     const timeoutMs = req.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
     const res = await this.send(req);
     // The send timeout ends with the headers; a body that stalls afterwards needs its own.
@@ -132,8 +162,14 @@ export class KubeClient {
     } finally {
       if (timer) clearTimeout(timer);
     }
-    if ((res.statusCode ?? 0) >= 400) throw errorFor(req, res.statusCode ?? 0, text);
-    return (text.length ? JSON.parse(text) : undefined) as T;
+    const status = res.statusCode ?? 0;
+    if (status === 429)
+      return {
+        tooManyRequests: errorFor(req, status, text),
+        retryAfter: headerValue(res.headers['retry-after']),
+      };
+    if (status >= 400) throw errorFor(req, status, text);
+    return { value: text.length ? (JSON.parse(text) as unknown) : undefined };
   }
 
   /**
@@ -207,6 +243,10 @@ export class KubeClient {
       r.end(body);
     });
   }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function errorFor(req: KubeRequest, status: number, text: string): Error {

@@ -5,7 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { linkedController } from '../../core/abort.js';
-import type { KubeClient } from '../client/kube-client.js';
+import type { KubeRequester } from '../client/kube-client.js';
 
 /** One resource from discovery. */
 export interface DiscoveredResource {
@@ -47,7 +47,10 @@ export interface DiscoveryResult {
 }
 
 /** Reads the whole discovery tree (1 + 1 + one request per group-version, in parallel). */
-export async function discover(client: KubeClient, signal?: AbortSignal): Promise<DiscoveryResult> {
+export async function discover(
+  client: KubeRequester,
+  signal?: AbortSignal,
+): Promise<DiscoveryResult> {
   // One request per group-version runs in parallel, each listening on the signal: give them a
   // private child signal with room for that many listeners.
   const link = linkedController(signal);
@@ -59,7 +62,7 @@ export async function discover(client: KubeClient, signal?: AbortSignal): Promis
   }
 }
 
-async function discoverAll(client: KubeClient, signal: AbortSignal): Promise<DiscoveryResult> {
+async function discoverAll(client: KubeRequester, signal: AbortSignal): Promise<DiscoveryResult> {
   const s = { signal };
   const [core, groups] = await Promise.all([
     client.request<{ versions?: string[] }>({ method: 'GET', path: '/api', ...s }),

@@ -6,7 +6,7 @@
  * guessed plural.
  */
 import { throwIfAborted } from '../../core/abort.js';
-import type { KubeClient } from '../client/kube-client.js';
+import type { KubeRequester } from '../client/kube-client.js';
 import { splitApiVersion, type ApiResource } from '../client/api-resource.js';
 import { discover, type DiscoveredResource } from './discovery.js';
 import { UnknownKindError } from './rest-mapper-errors.js';
@@ -37,7 +37,7 @@ export class RestMapper {
   refreshCount = 0;
 
   constructor(
-    private readonly client: KubeClient,
+    private readonly client: KubeRequester,
     private readonly options: RestMapperOptions = {},
   ) {}
 

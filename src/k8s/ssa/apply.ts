@@ -1,11 +1,8 @@
 /** Server-Side Apply: one PATCH with `application/apply-patch+yaml` and a JSON body. */
-import type { KubeClient } from '../client/kube-client.js';
+import type { KubeRequester } from '../client/kube-client.js';
 import { resourcePath, type ApiResource } from '../client/api-resource.js';
 import { assertValidFieldManager } from './field-manager-name.js';
 import { InvalidApplyObjectError } from './ssa-errors.js';
-
-/** The part of KubeClient the SSA kit needs; tests wrap it to count requests. */
-export type KubeRequester = Pick<KubeClient, 'request'>;
 
 /** Options of one apply. */
 export interface ApplyOptions {
