@@ -135,13 +135,7 @@ export class StatusWriter {
       const desired = stripEmpty(withTransitionTimes(status, live.status, now));
       const stale = newerObservedGeneration(desired, live.status);
       if (stale !== undefined)
-        return this.result(
-          'stale-generation',
-          false,
-          requests,
-          live,
-          `newer ${stale} on the live object`,
-        );
+        return this.result('stale-generation', false, requests, live, staleDetail(stale));
       const owned = this.ownedStatus(live);
       if (normalisedEqual(desired, owned)) return this.result('unchanged', false, requests, live);
       return this.send(target, desired, undefined, requests, opts.signal);
@@ -169,13 +163,7 @@ export class StatusWriter {
       );
       const stale = newerObservedGeneration(ours, liveEntries, `status.${list.path.join('.')}`);
       if (stale !== undefined)
-        return this.result(
-          'stale-generation',
-          false,
-          requests,
-          live,
-          `newer ${stale} on the live object`,
-        );
+        return this.result('stale-generation', false, requests, live, staleDetail(stale));
       const merged = mergeOwnEntries(liveEntries, ours, list.isOurs);
       if (normalisedEqual(merged, liveEntries))
         return this.result('unchanged', false, requests, live);
@@ -288,6 +276,11 @@ export class StatusWriter {
       ...(detail !== undefined && { detail }),
     };
   }
+}
+
+/** Why a write was skipped as stale: the live object carries a newer observedGeneration. */
+function staleDetail(stale: string): string {
+  return `newer ${stale} on the live object`;
 }
 
 /**

@@ -2,30 +2,31 @@
 // with explicit nulls (P5), CRD-defaulted status entries (P11), list-map order and a dropped
 // condition a human had edited. Each test asserts the observed behaviour.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { InvalidError } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeClient } from '../../../../src/k8s/client/kube-client.js';
-import { ControlPlane } from '../../../../src/testing/control-plane.js';
-import { allCrds, probeDefaulteds, probes } from './fixtures/probe-crds.js';
-import { cond, entryOf, Probes, rejection, type Obj } from './fixtures/ssa-helpers.js';
+import { probeDefaulteds, probes } from './fixtures/probe-crds.js';
+import {
+  cond,
+  entryOf,
+  Probes,
+  rejection,
+  type Obj,
+  useFixtureControlPlane,
+} from './fixtures/ssa-helpers.js';
 
 const types = (o: Obj): unknown[] => o.status?.conditions?.map((c) => c['type']) ?? [];
 
 describe('SSA behaviours recorded from the real kube-apiserver (P5, P11, order, human edits)', () => {
-  let cp: ControlPlane | undefined;
-  let client: KubeClient | undefined;
+  const fixture = useFixtureControlPlane();
+  let client: KubeClient;
   let p: Probes;
   let d: Probes;
 
-  before(async () => {
-    cp = await ControlPlane.start({ crds: allCrds });
-    client = cp.client('admin');
+  before(() => {
+    client = fixture.client;
     p = new Probes(client, probes, 'Probe');
     d = new Probes(client, probeDefaulteds, 'ProbeDefaulted');
-  });
-  after(async () => {
-    client?.close();
-    await cp?.stop();
   });
 
   it('P5: an explicit null for a non-nullable list is a 422', async () => {

@@ -1,11 +1,10 @@
 // STATUS-OWNERSHIP.md §4, behaviours 1-9: who owns what after applies to /status.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { sleep } from '../../../../src/core/abort.js';
 import { ConflictError } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeClient } from '../../../../src/k8s/client/kube-client.js';
-import { ControlPlane } from '../../../../src/testing/control-plane.js';
-import { allCrds, probes } from './fixtures/probe-crds.js';
+import { probes } from './fixtures/probe-crds.js';
 import {
   cond,
   condOf,
@@ -14,6 +13,7 @@ import {
   rejection,
   WatchRecorder,
   type Obj,
+  useFixtureControlPlane,
 } from './fixtures/ssa-helpers.js';
 
 const READY_KEY = 'k:{"type":"Ready"}';
@@ -31,18 +31,13 @@ function ownedSubfields(obj: Obj, manager: string, key: string): string[] {
 }
 
 describe('SSA status ownership on a real kube-apiserver (behaviours 1-9)', () => {
-  let cp: ControlPlane | undefined;
-  let client: KubeClient | undefined;
+  const fixture = useFixtureControlPlane();
+  let client: KubeClient;
   let p: Probes;
 
-  before(async () => {
-    cp = await ControlPlane.start({ crds: allCrds });
-    client = cp.client('admin');
+  before(() => {
+    client = fixture.client;
     p = new Probes(client, probes, 'Probe');
-  });
-  after(async () => {
-    client?.close();
-    await cp?.stop();
   });
 
   it('1: two writers applying different condition types to /status both survive, each owning only its own key', async () => {

@@ -1,7 +1,7 @@
 // STATUS-OWNERSHIP.md §4, behaviours 20-28: atomic lists, preconditions, parameters, rejected
 // bodies, condition schema, dry-run and before-first-apply.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import {
   ConflictError,
   InvalidError,
@@ -9,27 +9,28 @@ import {
 } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeClient } from '../../../../src/k8s/client/kube-client.js';
 import { StatusWriter } from '../../../../src/k8s/ssa/status-writer.js';
-import { ControlPlane } from '../../../../src/testing/control-plane.js';
-import { allCrds, probeAtomics, probes } from './fixtures/probe-crds.js';
-import { cond, condOf, entryOf, Probes, rejection } from './fixtures/ssa-helpers.js';
+import { probeAtomics, probes } from './fixtures/probe-crds.js';
+import {
+  cond,
+  condOf,
+  entryOf,
+  Probes,
+  rejection,
+  useFixtureControlPlane,
+} from './fixtures/ssa-helpers.js';
 
 const APPLY = 'application/apply-patch+yaml';
 
 describe('SSA conflicts and rejections on a real kube-apiserver (behaviours 20-28)', () => {
-  let cp: ControlPlane | undefined;
-  let client: KubeClient | undefined;
+  const fixture = useFixtureControlPlane();
+  let client: KubeClient;
   let p: Probes;
   let pa: Probes;
 
-  before(async () => {
-    cp = await ControlPlane.start({ crds: allCrds });
-    client = cp.client('admin');
+  before(() => {
+    client = fixture.client;
     p = new Probes(client, probes, 'Probe');
     pa = new Probes(client, probeAtomics, 'ProbeAtomic');
-  });
-  after(async () => {
-    client?.close();
-    await cp?.stop();
   });
 
   it('20: an atomic list conflicts as a whole; with force the new writer replaces it and the old owner loses it', async () => {
@@ -197,7 +198,7 @@ describe('SSA conflicts and rejections on a real kube-apiserver (behaviours 20-2
     assert.equal(dup.statusCode, 500);
     assert.match(dup.message, /duplicate entries for key/);
     assert.equal((await p.get('d25')).metadata.resourceVersion, created.metadata.resourceVersion);
-    const writer = new StatusWriter(client as KubeClient, { fieldManager: 'writer-a' });
+    const writer = new StatusWriter(client, { fieldManager: 'writer-a' });
     const res = await writer.write(
       { resource: probes, kind: 'Probe', namespace: 'default', name: 'd25' },
       { conditions: [cond('Ready'), cond('Ready', 'False')] },

@@ -1,11 +1,10 @@
 // STATUS-OWNERSHIP.md §4, behaviours 12-19: generation, events, and main resource vs /status.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { NotFoundError } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeClient } from '../../../../src/k8s/client/kube-client.js';
 import { shouldEnqueue } from '../../../../src/k8s/predicate/should-enqueue.js';
-import { ControlPlane } from '../../../../src/testing/control-plane.js';
-import { allCrds, probes } from './fixtures/probe-crds.js';
+import { probes } from './fixtures/probe-crds.js';
 import {
   cond,
   condOf,
@@ -14,21 +13,17 @@ import {
   rejection,
   WatchRecorder,
   type Obj,
+  useFixtureControlPlane,
 } from './fixtures/ssa-helpers.js';
 
 describe('SSA subresources, generation and events on a real kube-apiserver (behaviours 12-19)', () => {
-  let cp: ControlPlane | undefined;
-  let client: KubeClient | undefined;
+  const fixture = useFixtureControlPlane();
+  let client: KubeClient;
   let p: Probes;
 
-  before(async () => {
-    cp = await ControlPlane.start({ crds: allCrds });
-    client = cp.client('admin');
+  before(() => {
+    client = fixture.client;
     p = new Probes(client, probes, 'Probe');
-  });
-  after(async () => {
-    client?.close();
-    await cp?.stop();
   });
 
   it('12: status applies, label and annotation changes keep metadata.generation; a spec change bumps it by one', async () => {

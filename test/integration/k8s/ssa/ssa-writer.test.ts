@@ -1,13 +1,12 @@
 // STATUS-OWNERSHIP.md §4, behaviours 10, 11, 29 and 30, and the StatusWriter's rules against a
 // real kube-apiserver: skip, lastTransitionTime, observedGeneration guard, 404, shared lists.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Clock } from '../../../../src/core/clock.js';
 import { ConflictError } from '../../../../src/k8s/client/kube-errors.js';
 import type { KubeClient } from '../../../../src/k8s/client/kube-client.js';
 import { StatusWriter, type StatusTarget } from '../../../../src/k8s/ssa/status-writer.js';
-import { ControlPlane } from '../../../../src/testing/control-plane.js';
-import { allCrds, probes, routes } from './fixtures/probe-crds.js';
+import { probes, routes } from './fixtures/probe-crds.js';
 import {
   cond,
   condOf,
@@ -15,6 +14,7 @@ import {
   entryOf,
   Probes,
   rejection,
+  useFixtureControlPlane,
 } from './fixtures/ssa-helpers.js';
 
 class FakeClock implements Clock {
@@ -59,25 +59,20 @@ function timedParent(controller: string, gateway: string): Record<string, unknow
 const fastRetry = { initialMs: 10, maxMs: 50 };
 
 describe('StatusWriter on a real kube-apiserver (behaviours 10, 11, 29, 30)', () => {
-  let cp: ControlPlane | undefined;
-  let client: KubeClient | undefined;
+  const fixture = useFixtureControlPlane();
+  let client: KubeClient;
   let p: Probes;
   let r: Probes;
 
-  before(async () => {
-    cp = await ControlPlane.start({ crds: allCrds });
-    client = cp.client('admin');
+  before(() => {
+    client = fixture.client;
     p = new Probes(client, probes, 'Probe');
     r = new Probes(client, routes, 'HTTPRoute');
-  });
-  after(async () => {
-    client?.close();
-    await cp?.stop();
   });
 
   it('10: a writer run twice with the same status sends no PATCH the second time', async () => {
     await p.create('w10');
-    const counting = new CountingClient(client as KubeClient);
+    const counting = new CountingClient(client);
     const writer = new StatusWriter(counting, {
       fieldManager: 'haptic-test',
       clock: new FakeClock(T0),
@@ -99,7 +94,7 @@ describe('StatusWriter on a real kube-apiserver (behaviours 10, 11, 29, 30)', ()
 
   it('10: the writer repairs a human edit of its field instead of trusting what it sent last', async () => {
     await p.create('h10');
-    const writer = new StatusWriter(client as KubeClient, {
+    const writer = new StatusWriter(client, {
       fieldManager: 'haptic-test',
       clock: new FakeClock(T0),
     });
@@ -125,7 +120,7 @@ describe('StatusWriter on a real kube-apiserver (behaviours 10, 11, 29, 30)', ()
   it('11: lastTransitionTime is kept when only reason or message change and set to the new second when status flips', async () => {
     await p.create('t11');
     const clock = new FakeClock(T0 + 123);
-    const writer = new StatusWriter(client as KubeClient, { fieldManager: 'haptic-test', clock });
+    const writer = new StatusWriter(client, { fieldManager: 'haptic-test', clock });
     const ready = (status: string, reason: string): Record<string, unknown> => ({
       conditions: [{ type: 'Ready', status, reason, message: reason }],
     });
@@ -149,7 +144,7 @@ describe('StatusWriter on a real kube-apiserver (behaviours 10, 11, 29, 30)', ()
 
   it('guards observedGeneration: a writer behind the live condition does not write', async () => {
     await p.create('g-guard');
-    const counting = new CountingClient(client as KubeClient);
+    const counting = new CountingClient(client);
     const writer = new StatusWriter(counting, { fieldManager: 'haptic-test' });
     const at = (gen: number): Record<string, unknown> => ({
       conditions: [
@@ -165,7 +160,7 @@ describe('StatusWriter on a real kube-apiserver (behaviours 10, 11, 29, 30)', ()
   });
 
   it('drops the work with a not-found result when the object is gone, before or during the write', async () => {
-    const writer = new StatusWriter(client as KubeClient, { fieldManager: 'haptic-test' });
+    const writer = new StatusWriter(client, { fieldManager: 'haptic-test' });
     const missing = await writer.write(probe('never-existed'), { conditions: [cond('Ready')] });
     assert.deepEqual([missing.written, missing.reason, missing.requests], [false, 'not-found', 0]);
     const created = await p.create('gone');
@@ -216,9 +211,9 @@ describe('StatusWriter on a real kube-apiserver (behaviours 10, 11, 29, 30)', ()
 
   it('30: read-modify-write keeps both controllers’ parents and skips an unchanged list', async () => {
     await r.create('rmw', { hostnames: ['a.example'] });
-    const counting = new CountingClient(client as KubeClient);
+    const counting = new CountingClient(client);
     const a = new StatusWriter(counting, { fieldManager: 'ctrl-a', clock: new FakeClock(T0) });
-    const b = new StatusWriter(client as KubeClient, {
+    const b = new StatusWriter(client, {
       fieldManager: 'ctrl-b',
       clock: new FakeClock(T0),
     });
@@ -270,7 +265,7 @@ describe('StatusWriter on a real kube-apiserver (behaviours 10, 11, 29, 30)', ()
       resource: 'ingresses',
       namespaced: true,
     };
-    const ing = new Probes(client as KubeClient, ingresses, 'Ingress');
+    const ing = new Probes(client, ingresses, 'Ingress');
     await ing.apply(
       'creator',
       {
@@ -299,7 +294,7 @@ describe('StatusWriter on a real kube-apiserver (behaviours 10, 11, 29, 30)', ()
     };
     const ours = (e: unknown): boolean =>
       (e as { ip?: string }).ip?.startsWith('198.51.100.') ?? false;
-    const w = new StatusWriter(client as KubeClient, { fieldManager: 'haptic-ingress-status' });
+    const w = new StatusWriter(client, { fieldManager: 'haptic-ingress-status' });
     const res = await w.writeSharedList(target, {
       path: ['loadBalancer', 'ingress'],
       isOurs: ours,
@@ -322,13 +317,13 @@ describe('StatusWriter on a real kube-apiserver (behaviours 10, 11, 29, 30)', ()
     await r.create('race', { hostnames: ['a.example'] });
     const stale = await r.get('race');
     // Another controller writes between our read and our write.
-    const b = new StatusWriter(client as KubeClient, { fieldManager: 'ctrl-b' });
+    const b = new StatusWriter(client, { fieldManager: 'ctrl-b' });
     await b.writeSharedList(route('race'), {
       path: ['parents'],
       isOurs: (e) => (e as { controllerName?: string }).controllerName === 'example.com/b',
       entries: [parent('example.com/b', 'gw-b')],
     });
-    const a = new StatusWriter(client as KubeClient, {
+    const a = new StatusWriter(client, {
       fieldManager: 'ctrl-a',
       backoff: fastRetry,
     });

@@ -76,6 +76,23 @@ function harness(
   return h;
 }
 
+/** A fresh lease store and timeline. */
+function world(): { store: FakeLeaseStore; time: FakeTimeline } {
+  return { store: new FakeLeaseStore(), time: new FakeTimeline() };
+}
+
+/** An elector started and given one turn of the timeline (it leads if the lease is free). */
+async function leading(
+  store: FakeLeaseStore,
+  time: FakeTimeline,
+  identity: string,
+): Promise<Harness> {
+  const h = harness(store, time, identity);
+  h.start();
+  await time.advance(0);
+  return h;
+}
+
 async function stop(h: Harness, time: FakeTimeline): Promise<void> {
   h.controller.abort();
   await time.advance(0);
@@ -84,11 +101,8 @@ async function stop(h: Harness, time: FakeTimeline): Promise<void> {
 
 describe('LeaseElector (fake lease store, fake time)', () => {
   it('creates a missing lease, leads with epoch 1 and reports itself as the new leader', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
-    const a = harness(store, time, 'a');
-    a.start();
-    await time.advance(0);
+    const { store, time } = world();
+    const a = await leading(store, time, 'a');
     assert.deepEqual(a.events, ['leader:a', 'started:1@0']);
     assert.equal(a.elector.isLeader, true);
     assert.equal(a.elector.epoch, 1);
@@ -100,11 +114,8 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('renews every retryPeriod, moving renewTime and keeping the epoch', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
-    const a = harness(store, time, 'a');
-    a.start();
-    await time.advance(0);
+    const { store, time } = world();
+    const a = await leading(store, time, 'a');
     const firstRenew = spec(store).renewTime;
     await time.advance(RETRY);
     assert.notEqual(spec(store).renewTime, firstRenew);
@@ -117,12 +128,9 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('follows a renewing holder and never takes its lease', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
-    const a = harness(store, time, 'a');
+    const { store, time } = world();
+    const a = await leading(store, time, 'a');
     const b = harness(store, time, 'b');
-    a.start();
-    await time.advance(0);
     b.start();
     await time.advance(LEASE * 5);
     assert.equal(spec(store).holderIdentity, 'a');
@@ -134,8 +142,7 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('takes over a lease that stops being renewed exactly one leaseDuration after last seeing it change, with epoch + 1', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
+    const { store, time } = world();
     const now = microTime(time.now());
     store.put({
       holderIdentity: 'dead',
@@ -157,8 +164,7 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('judges expiry from its own observation time, not from an old renewTime in the lease', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
+    const { store, time } = world();
     store.put({
       holderIdentity: 'other',
       leaseDurationSeconds: 2,
@@ -175,12 +181,9 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('takes a released lease (empty holder) at its next poll without waiting for expiry', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
-    const a = harness(store, time, 'a');
+    const { store, time } = world();
+    const a = await leading(store, time, 'a');
     const b = harness(store, time, 'b');
-    a.start();
-    await time.advance(0);
     b.start();
     await time.advance(RETRY * 2);
     await stop(a, time);
@@ -193,8 +196,7 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('ends the term, calls onStoppedLeading and then releases on graceful shutdown', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
+    const { store, time } = world();
     const a = harness(store, time, 'a');
     let holderWhenStopped: string | undefined;
     const b = harness(store, time, 'b', {
@@ -218,8 +220,7 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('leaves the lease held when releaseOnCancel is false (a simulated crash)', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
+    const { store, time } = world();
     const a = harness(store, time, 'a', { releaseOnCancel: false });
     a.start();
     await time.advance(0);
@@ -230,11 +231,8 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('stops leading exactly at renewDeadline when renewals keep failing, and aborts the term signal', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
-    const a = harness(store, time, 'a');
-    a.start();
-    await time.advance(0);
+    const { store, time } = world();
+    const a = await leading(store, time, 'a');
     for (let i = 0; i < 20; i++)
       store.failNext.push(new KubeTimeoutError({ method: 'PUT', path: '/x' }, 504, undefined));
     await time.advance(RENEW - 1);
@@ -250,11 +248,8 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('stops leading at renewDeadline even while a renewal request hangs', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
-    const a = harness(store, time, 'a');
-    a.start();
-    await time.advance(0);
+    const { store, time } = world();
+    const a = await leading(store, time, 'a');
     store.hang = true;
     await time.advance(RENEW);
     assert.equal(a.termSignals[0]?.aborted, true);
@@ -264,11 +259,8 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('stops leading at once when a renewal finds another holder with a newer epoch', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
-    const a = harness(store, time, 'a');
-    a.start();
-    await time.advance(0);
+    const { store, time } = world();
+    const a = await leading(store, time, 'a');
     const now = microTime(time.now());
     store.put({ holderIdentity: 'usurper', renewTime: now, leaseTransitions: 2 });
     await time.advance(RETRY);
@@ -279,11 +271,8 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('renews on top of a foreign edit that left it the holder (409 then re-read)', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
-    const a = harness(store, time, 'a');
-    a.start();
-    await time.advance(0);
+    const { store, time } = world();
+    const a = await leading(store, time, 'a');
     const lease = store.lease;
     assert.ok(lease);
     store.put({ ...lease.spec }); // a label edit bumps resourceVersion only
@@ -295,8 +284,7 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('releases on top of a renewal that landed unseen (stale resourceVersion, same term)', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
+    const { store, time } = world();
     const a = harness(store, time, 'a');
     const signal = new AbortController().signal;
     assert.equal(await a.elector.tryAcquire(signal), 1);
@@ -307,8 +295,7 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('does not release a lease another holder has taken', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
+    const { store, time } = world();
     const a = harness(store, time, 'a');
     const signal = new AbortController().signal;
     assert.equal(await a.elector.tryAcquire(signal), 1);
@@ -319,8 +306,7 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('stays a follower when it loses the takeover race (409 on the update)', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
+    const { store, time } = world();
     store.put({ holderIdentity: '', leaseTransitions: 4 });
     const b = harness(store, time, 'b');
     store.beforeWrite = () => {
@@ -338,26 +324,20 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('starts a new term with a higher epoch when it re-acquires a lease that still names it', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
+    const { store, time } = world();
     const a = harness(store, time, 'a', { releaseOnCancel: false });
     a.start();
     await time.advance(0);
     await stop(a, time);
-    const restarted = harness(store, time, 'a');
-    restarted.start();
-    await time.advance(0);
+    const restarted = await leading(store, time, 'a');
     assert.equal(restarted.elector.epoch, 2);
     assert.equal(spec(store).leaseTransitions, 2);
     await stop(restarted, time);
   });
 
   it('does not revive a term when a renewal succeeds only after the renew deadline', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
-    const a = harness(store, time, 'a');
-    a.start();
-    await time.advance(0);
+    const { store, time } = world();
+    const a = await leading(store, time, 'a');
     store.hang = true;
     await time.advance(RENEW);
     assert.equal(a.elector.isLeader, false);
@@ -370,8 +350,7 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('reports a rejecting onStartedLeading through onError and keeps leading', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
+    const { store, time } = world();
     const boom = new Error('boom');
     const a = harness(store, time, 'a', {
       callbacks: {
@@ -403,8 +382,7 @@ describe('LeaseElector (fake lease store, fake time)', () => {
   });
 
   it('hands leadership between three electors across crashes with strictly increasing epochs and no overlap', async () => {
-    const store = new FakeLeaseStore();
-    const time = new FakeTimeline();
+    const { store, time } = world();
     const intervals: { id: string; epoch: number; from: number; to: number }[] = [];
     const open = new Map<string, { epoch: number; from: number }>();
     const make = (id: string): Harness =>
