@@ -10,7 +10,6 @@
 import type { KubeObject } from '../client/kube-object.js';
 import { NotFoundError } from '../client/kube-errors.js';
 import type { IndexedStore } from './indexed-store.js';
-import { AmbiguousLookupError } from '../../core/object-index/object-index-errors.js';
 import {
   compileObjectPath,
   deleteAtPath,
@@ -91,12 +90,9 @@ export class OnDemandStore {
 
   /** The one object matching `keys`; null when none; AmbiguousLookupError when several. */
   async getSingle(...keys: string[]): Promise<KubeObject | null> {
-    const stubs = this.stubs.fetch(...keys);
-    if (stubs.length > 1)
-      throw new AmbiguousLookupError(
-        `${this.stubs.name}.getSingle(${keys.map((k) => JSON.stringify(k)).join(', ')}): ${stubs.length} objects match, expected at most one`,
-      );
-    const [found] = await this.resolve(stubs);
+    const stub = this.stubs.getSingle(...keys);
+    if (!stub) return null;
+    const [found] = await this.resolve([stub]);
     return found ?? null;
   }
 
