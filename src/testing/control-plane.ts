@@ -15,6 +15,7 @@ import { HapticError } from '../core/errors.js';
 import { KubeClient } from '../k8s/client/kube-client.js';
 import type { ClusterConnection } from '../k8s/client/kube-config.js';
 import { applyCrds } from '../k8s/crds/apply-crds.js';
+import type { CustomResourceDefinition } from '../k8s/crds/custom-resource.js';
 import { projectCrds } from '../k8s/crds/project-crds.js';
 import { forgetDir, reapOnExit } from './child-reaper.js';
 import {
@@ -194,51 +195,21 @@ export class ControlPlane {
   }
 
   /** Applies the project's CRDs and waits until their objects can be listed. */
-  async installProjectCrds(signal?: AbortSignal): Promise<void> {
-    const client = this.client();
-    try {
-      await applyCrds(client, projectCrds(), {
-        signal: signal ?? new AbortController().signal,
-        fieldManager: 'haptic-test-harness',
-      });
-    } finally {
-      client.close();
-    }
+  installProjectCrds(signal?: AbortSignal): Promise<void> {
+    return this.installCrds(projectCrds(), signal);
   }
 
-  /** Applies CRDs and waits until each is Established. */
+  /**
+   * Applies CRDs (each a full CustomResourceDefinition object) with the same installer as
+   * `haptic crds apply`, and waits until they are Established and their objects can be listed.
+   */
   async installCrds(crds: readonly object[], signal?: AbortSignal): Promise<void> {
     const client = this.client();
     try {
-      for (const crd of crds) {
-        const name = (crd as { metadata?: { name?: string } }).metadata?.name ?? '';
-        await client.request({
-          method: 'PATCH',
-          path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`,
-          query: { fieldManager: 'haptic-test-harness', force: 'true' },
-          contentType: 'application/apply-patch+yaml',
-          body: crd,
-          ...(signal !== undefined && { signal }),
-        });
-      }
-      for (const crd of crds) {
-        const name = (crd as { metadata?: { name?: string } }).metadata?.name ?? '';
-        const deadline = Date.now() + 30_000;
-        for (;;) {
-          const live = await client.request<{
-            status?: { conditions?: { type: string; status: string }[] };
-          }>({
-            method: 'GET',
-            path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`,
-            ...(signal !== undefined && { signal }),
-          });
-          if (live.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True'))
-            break;
-          if (Date.now() > deadline)
-            throw new ControlPlaneStartError(`CRD ${name} not Established within 30 s`);
-          await sleep(100, signal);
-        }
-      }
+      await applyCrds(client, crds as readonly CustomResourceDefinition[], {
+        signal: signal ?? new AbortController().signal,
+        fieldManager: 'haptic-test-harness',
+      });
     } finally {
       client.close();
     }
