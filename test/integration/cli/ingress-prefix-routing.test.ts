@@ -5,8 +5,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { freePort, httpGet, startEchoBackends } from '../haproxy/agent-harness.js';
-import { PlanHaproxyFixture } from '../haproxy/plan/plan-haproxy-fixture.js';
+import {
+  freePort,
+  httpGet,
+  ScratchHaproxy,
+  startEchoBackends,
+} from '../haproxy/support/haproxy-fixture.js';
 import { REPO_ROOT, runHaptic } from './run-haptic.js';
 
 const EXAMPLE = join(REPO_ROOT, 'examples/ingress-basic/config.yaml');
@@ -50,7 +54,7 @@ function fixturesYaml(ports: Record<string, number>): string {
 }
 
 describe('the ingress-basic example in a real HAProxy', () => {
-  const haproxy = new PlanHaproxyFixture();
+  const haproxy = new ScratchHaproxy();
   let echo: Awaited<ReturnType<typeof startEchoBackends>> | undefined;
   let dir = '';
   let httpPort = 0;

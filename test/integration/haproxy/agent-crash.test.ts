@@ -1,19 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileTree, treeDigests } from '../../../src/haproxy/agent/file-tree.js';
-import { startHaproxy } from '../../../src/haproxy/agent/haproxy-process.js';
 import {
   call,
   freePort,
-  globalSection,
   httpGet,
   exited,
-  killOnExit,
+  proxyConfig,
   spawnAgent,
-  startEchoBackends,
   TestEnv,
   withContent,
-} from './agent-harness.js';
+} from './support/haproxy-fixture.js';
 
 describe('agent killed with SIGKILL between rename and reload', () => {
   const env = new TestEnv();
@@ -23,28 +20,20 @@ describe('agent killed with SIGKILL between rename and reload', () => {
   let ports: Record<string, number>;
 
   before(async () => {
-    const backends = await startEchoBackends(['old', 'new']);
-    env.defer(backends.close);
-    ports = backends.ports;
+    ports = await env.echoBackends(['old', 'new']);
     httpPort = await freePort();
     port = await freePort();
   });
   after(() => env.cleanup());
 
   const config = (backend: string): string =>
-    `${globalSection(env.statsSocket)}frontend fe\n    bind 127.0.0.1:${httpPort}\n` +
-    `    http-request set-var(txn.x) req.hdr(host),map_str(maps/hosts.map)\n    default_backend be\n` +
-    `backend be\n    server s 127.0.0.1:${ports[backend]} id 1\n`;
+    proxyConfig(env.statsSocket, httpPort, ports[backend] ?? 0, [
+      'http-request set-var(txn.x) req.hdr(host),map_str(maps/hosts.map)',
+    ]);
 
   it('restarts with entirely the old files, the old plan id and HAProxy serving the old config', async () => {
     env.write({ 'haproxy.cfg': config('old'), 'maps/hosts.map': '' });
-    const haproxy = await startHaproxy({
-      haproxyBin: env.haproxyBin,
-      baseDir: env.baseDir,
-      masterSocket: env.masterSocket,
-    });
-    killOnExit(haproxy.child ?? haproxy.pid);
-    env.defer(() => haproxy.stop());
+    await env.startHaproxy();
 
     const first = await spawnAgent(env, port);
     const p1 = await call({ url: `http://127.0.0.1:${port}` }, 'POST', '/v1/apply', {

@@ -7,12 +7,11 @@ import {
   call,
   digest,
   freePort,
-  globalSection,
   httpGet,
-  startEchoBackends,
+  proxyConfig,
   TestEnv,
   withContent,
-} from './agent-harness.js';
+} from './support/haproxy-fixture.js';
 
 describe('agent guards: auth, fencing, rejected configs and bad input change nothing', () => {
   const env = new TestEnv();
@@ -25,10 +24,9 @@ describe('agent guards: auth, fencing, rejected configs and bad input change not
     env.read('.haptic-agent/state.json');
 
   before(async () => {
-    const backends = await startEchoBackends(['a']);
-    env.defer(backends.close);
+    const ports = await env.echoBackends(['a']);
     httpPort = await freePort();
-    cfg = `${globalSection(env.statsSocket)}frontend fe\n    bind 127.0.0.1:${httpPort}\n    default_backend be\nbackend be\n    server a 127.0.0.1:${backends.ports['a']} id 1\n`;
+    cfg = proxyConfig(env.statsSocket, httpPort, ports['a'] ?? 0);
     agent = await env.startAgent({ maxBodyBytes: 1024 * 1024 });
     const res = await call(agent, 'POST', '/v1/apply', {
       planId: 'p1',

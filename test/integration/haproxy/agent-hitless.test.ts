@@ -3,14 +3,7 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { RunningAgent } from '../../../src/haproxy/agent/start-agent.js';
-import {
-  call,
-  freePort,
-  globalSection,
-  startEchoBackends,
-  TestEnv,
-  withContent,
-} from './agent-harness.js';
+import { call, freePort, proxyConfig, TestEnv, withContent } from './support/haproxy-fixture.js';
 
 interface LoadResult {
   sent: number;
@@ -62,14 +55,12 @@ describe('hitless reloads', () => {
   let backendPort: number;
 
   const config = (generation: number): string =>
-    `${globalSection(env.statsSocket)}frontend fe\n    bind 127.0.0.1:${httpPort}\n` +
-    `    http-response set-header X-Generation ${generation}\n    default_backend be\n` +
-    `backend be\n    server s 127.0.0.1:${backendPort} id 1\n`;
+    proxyConfig(env.statsSocket, httpPort, backendPort, [
+      `http-response set-header X-Generation ${String(generation)}`,
+    ]);
 
   before(async () => {
-    const backends = await startEchoBackends(['a']);
-    env.defer(backends.close);
-    backendPort = backends.ports['a']!;
+    backendPort = (await env.echoBackends(['a']))['a'] ?? 0;
     httpPort = await freePort();
     agent = await env.startAgent({ reloadIntervalMinMs: 100 });
     const res = await call(agent, 'POST', '/v1/apply', {

@@ -5,12 +5,11 @@ import type { RunningAgent } from '../../../src/haproxy/agent/start-agent.js';
 import {
   call,
   freePort,
-  globalSection,
   httpGet,
-  startEchoBackends,
+  proxyConfig,
   TestEnv,
   withContent,
-} from './agent-harness.js';
+} from './support/haproxy-fixture.js';
 
 describe('reload pacing and the runtime fallback', () => {
   const env = new TestEnv();
@@ -19,16 +18,14 @@ describe('reload pacing and the runtime fallback', () => {
   let backendPort: number;
 
   const cfg = (header: string): string =>
-    `${globalSection(env.statsSocket)}frontend fe\n    bind 127.0.0.1:${httpPort}\n` +
-    `    http-request set-var(txn.tag) req.hdr(host),map_str(maps/tags.map)\n` +
-    `    http-response set-header X-Tag %[var(txn.tag)] if { var(txn.tag) -m found }\n` +
-    `    http-response set-header X-Frontend ${header}\n    default_backend be\n` +
-    `backend be\n    server s 127.0.0.1:${backendPort} id 1\n`;
+    proxyConfig(env.statsSocket, httpPort, backendPort, [
+      'http-request set-var(txn.tag) req.hdr(host),map_str(maps/tags.map)',
+      'http-response set-header X-Tag %[var(txn.tag)] if { var(txn.tag) -m found }',
+      `http-response set-header X-Frontend ${header}`,
+    ]);
 
   before(async () => {
-    const backends = await startEchoBackends(['a']);
-    env.defer(backends.close);
-    backendPort = backends.ports['a']!;
+    backendPort = (await env.echoBackends(['a']))['a'] ?? 0;
     httpPort = await freePort();
     agent = await env.startAgent({ reloadIntervalMinMs: 3000 });
     const res = await call(agent, 'POST', '/v1/apply', {

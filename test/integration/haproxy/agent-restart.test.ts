@@ -1,16 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { call, exited, freePort, killOnExit, spawnAgent, TestEnv } from './agent-harness.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive, call, exited, freePort, spawnAgent, TestEnv } from './support/haproxy-fixture.js';
 
 describe('haptic agent --start-haproxy across agent restarts', () => {
   const env = new TestEnv();
@@ -19,11 +10,8 @@ describe('haptic agent --start-haproxy across agent restarts', () => {
   it('boots HAProxy from a bootstrap config, re-attaches after a SIGKILL, and stops HAProxy on shutdown', async () => {
     const port = await freePort();
     const first = await spawnAgent(env, port, undefined, ['--start-haproxy']);
+    // spawnAgent has the master killed on cleanup should an assertion below fail.
     const masterPid = (await env.master().showProc()).master.pid;
-    killOnExit(masterPid);
-    env.defer(() => {
-      if (alive(masterPid)) process.kill(masterPid, 'SIGKILL');
-    });
     assert.match(env.read('haproxy.cfg'), /expose-fd listeners/);
 
     first.kill('SIGKILL');

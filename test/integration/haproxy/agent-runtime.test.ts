@@ -13,10 +13,9 @@ import {
   httpGet,
   presentedCn,
   selfSignedPem,
-  startEchoBackends,
   TestEnv,
   withContent,
-} from './agent-harness.js';
+} from './support/haproxy-fixture.js';
 
 function httpsGet(port: number, servername: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -98,9 +97,7 @@ describe('agent applies: runtime fast path, verified reloads, relative paths in 
       .join('\n');
 
   before(async () => {
-    const backends = await startEchoBackends(['a', 'b', 'c', 'd']);
-    env.defer(backends.close);
-    ports = backends.ports;
+    ports = await env.echoBackends(['a', 'b', 'c', 'd']);
     httpPort = await freePort();
     tlsPort = await freePort();
     pem['default'] = selfSignedPem(env.dir, 'default.test');

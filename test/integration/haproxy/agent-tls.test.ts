@@ -4,7 +4,7 @@ import { X509Certificate } from 'node:crypto';
 import { request } from 'node:https';
 import { TLSSocket } from 'node:tls';
 import type { RunningAgent } from '../../../src/haproxy/agent/start-agent.js';
-import { selfSignedPem, TestEnv, TOKEN } from './agent-harness.js';
+import { selfSignedPem, TestEnv, TOKEN } from './support/haproxy-fixture.js';
 
 function httpsCall(
   url: string,

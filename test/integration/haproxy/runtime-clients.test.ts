@@ -1,6 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHaproxy } from '../../../src/haproxy/agent/haproxy-process.js';
 import { executeRuntimeOps } from '../../../src/haproxy/runtime/execute-runtime-ops.js';
 import { RuntimeApiClient } from '../../../src/haproxy/runtime/runtime-api-client.js';
 import {
@@ -8,14 +7,7 @@ import {
   UnsafeRuntimeArgumentError,
 } from '../../../src/haproxy/runtime/runtime-errors.js';
 import { parseSocketAddress } from '../../../src/haproxy/runtime/socket-address.js';
-import {
-  freePort,
-  globalSection,
-  httpGet,
-  killOnExit,
-  startEchoBackends,
-  TestEnv,
-} from './agent-harness.js';
+import { freePort, globalSection, httpGet, TestEnv } from './support/haproxy-fixture.js';
 
 describe('runtime API and master CLI clients against HAProxy 2.6', () => {
   const env = new TestEnv();
@@ -26,8 +18,7 @@ describe('runtime API and master CLI clients against HAProxy 2.6', () => {
   let tcp: RuntimeApiClient;
 
   before(async () => {
-    const backends = await startEchoBackends(['a']);
-    env.defer(backends.close);
+    const ports = await env.echoBackends(['a']);
     httpPort = await freePort();
     tcpPort = await freePort();
     cfg =
@@ -38,15 +29,9 @@ describe('runtime API and master CLI clients against HAProxy 2.6', () => {
       `frontend fe\n    bind 127.0.0.1:${httpPort}\n` +
       `    http-request set-var(txn.v) req.hdr(host),map_str(maps/big.map)\n` +
       `    http-request return status 200 content-type text/plain lf-string "%[var(txn.v)]" if { var(txn.v) -m found }\n` +
-      `    default_backend be\nbackend be\n    server a 127.0.0.1:${backends.ports['a']} id 1\n`;
+      `    default_backend be\nbackend be\n    server a 127.0.0.1:${ports['a']} id 1\n`;
     env.write({ 'haproxy.cfg': cfg, 'maps/big.map': '' });
-    const haproxy = await startHaproxy({
-      haproxyBin: env.haproxyBin,
-      baseDir: env.baseDir,
-      masterSocket: env.masterSocket,
-    });
-    killOnExit(haproxy.child ?? haproxy.pid);
-    env.defer(() => haproxy.stop());
+    await env.startHaproxy();
     unix = new RuntimeApiClient(parseSocketAddress(env.statsSocket));
     tcp = new RuntimeApiClient(parseSocketAddress(`127.0.0.1:${tcpPort}`));
   });

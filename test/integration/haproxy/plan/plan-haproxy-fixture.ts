@@ -1,25 +1,20 @@
-// Test support for the planner's integration tests: file trees, bare HAProxy processes started
-// with `-C <dir>`, and a normalised dump of the runtime state a client can observe.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Test support for the planner's integration tests: file trees and a normalised dump of the
+// runtime state a client can observe. HAProxy processes come from ../support/haproxy-fixture.ts.
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
 import { parseCfg } from '../../../../src/haproxy/plan/cfg-parser.js';
 import { collectCfgReferences } from '../../../../src/haproxy/plan/cfg-references.js';
 import { parseCrtList } from '../../../../src/haproxy/plan/crt-list-file.js';
-import { RuntimeApiClient } from '../../../../src/haproxy/runtime/runtime-api-client.js';
-import { ensureHaproxy } from '../../../../src/testing/haproxy-install.js';
+import type { RuntimeApiClient } from '../../../../src/haproxy/runtime/runtime-api-client.js';
 
 /** Reads the regular files under `dir` (sockets skipped) keyed by relative path. */
 export function readTree(dir: string): Map<string, string> {
@@ -45,83 +40,6 @@ export function writeTree(dir: string, files: ReadonlyMap<string, string>): void
   for (const [path, content] of files) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
-  }
-}
-
-/** A free loopback TCP port. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        resolve(typeof address === 'object' && address !== null ? address.port : 0);
-      });
-    });
-  });
-}
-
-/** A HAProxy started in the foreground (`-db`) from `<dir>/haproxy.cfg` with `-C <dir>`. */
-export interface RunningHaproxy {
-  readonly proc: ChildProcess;
-  /** Runtime API client on `<dir>/admin.sock` (the configuration must declare it). */
-  readonly client: RuntimeApiClient;
-}
-
-/** Starts and stops bare HAProxy processes in a scratch directory it removes on cleanup. */
-export class PlanHaproxyFixture {
-  readonly scratch = mkdtempSync(join(tmpdir(), 'plan-haproxy-'));
-  readonly #bin = ensureHaproxy();
-  readonly #running = new Set<ChildProcess>();
-
-  /** Starts HAProxy in `dir` and waits until its admin socket answers. */
-  async start(dir: string): Promise<RunningHaproxy> {
-    const proc = spawn(this.#bin, ['-db', '-f', 'haproxy.cfg', '-C', dir], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    this.#running.add(proc);
-    let stderr = '';
-    proc.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const socket = join(dir, 'admin.sock');
-    const client = new RuntimeApiClient({ kind: 'unix', path: socket }, { timeoutMs: 5_000 });
-    for (let i = 0; i < 100; i++) {
-      if (proc.exitCode !== null) break;
-      if (existsSync(socket)) {
-        try {
-          await client.command(['show', 'info']);
-          return { proc, client };
-        } catch {
-          // not ready yet
-        }
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    await this.stop(proc);
-    throw new Error(`haproxy did not start in ${dir}: ${stderr}`);
-  }
-
-  /** Stops one process (SIGTERM, SIGKILL after 5 s) and waits for its exit. */
-  async stop(p: ChildProcess): Promise<void> {
-    this.#running.delete(p);
-    if (p.exitCode !== null || p.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => {
-      p.once('exit', () => {
-        resolve();
-      });
-    });
-    p.kill('SIGTERM');
-    const timer = setTimeout(() => p.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
-  }
-
-  /** Stops every process still running and removes the scratch directory. */
-  async cleanup(): Promise<void> {
-    for (const p of [...this.#running]) await this.stop(p);
-    rmSync(this.scratch, { recursive: true, force: true });
   }
 }
 

@@ -9,16 +9,11 @@ import { after, describe, it } from 'node:test';
 
 import { planChange } from '../../../../src/haproxy/plan/plan-change.js';
 import { executeRuntimeOps } from '../../../../src/haproxy/runtime/execute-runtime-ops.js';
-import {
-  dumpRuntimeState,
-  freePort,
-  PlanHaproxyFixture,
-  readTree,
-  writeTree,
-} from './plan-haproxy-fixture.js';
+import { dumpRuntimeState, readTree, writeTree } from './plan-haproxy-fixture.js';
+import { freePort, ScratchHaproxy } from '../support/haproxy-fixture.js';
 
 const goldenRoot = new URL('../../../golden/plan/', import.meta.url).pathname;
-const fixture = new PlanHaproxyFixture();
+const fixture = new ScratchHaproxy();
 after(() => fixture.cleanup());
 
 const cases = readdirSync(goldenRoot)

@@ -10,12 +10,8 @@ import { after, describe, it } from 'node:test';
 
 import { planChange } from '../../../../src/haproxy/plan/plan-change.js';
 import { executeRuntimeOps } from '../../../../src/haproxy/runtime/execute-runtime-ops.js';
-import {
-  dumpRuntimeState,
-  freePort,
-  PlanHaproxyFixture,
-  writeTree,
-} from './plan-haproxy-fixture.js';
+import { dumpRuntimeState, writeTree } from './plan-haproxy-fixture.js';
+import { freePort, ScratchHaproxy } from '../support/haproxy-fixture.js';
 
 const STEPS = 15;
 
@@ -185,7 +181,7 @@ function mutate(prev: State, rnd: () => number): State {
   return s;
 }
 
-const fixture = new PlanHaproxyFixture();
+const fixture = new ScratchHaproxy();
 after(() => fixture.cleanup());
 
 describe('a random walk of runtime-only applies on one HAProxy', () => {

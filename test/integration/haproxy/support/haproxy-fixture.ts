@@ -1,25 +1,42 @@
 /**
- * Helpers for the agent's integration tests: temp base dirs, echo backends that name
- * themselves, an in-process agent with its own HAProxy, JSON calls, and HTTP through HAProxy.
- * Every process and directory created here is removed by `cleanup()`; HAProxy masters are also
- * SIGKILLed on process exit in case a test crashes.
+ * The shared fixture of the HAProxy integration tests: temp base dirs, echo backends that name
+ * themselves, HAProxy started directly, by an in-process agent or by a `haptic agent` child,
+ * JSON calls to the agent, and HTTP through HAProxy. Every process and directory created here is
+ * removed by `cleanup()` (registered before the process is waited on, so a failing start is
+ * cleaned up too); HAProxy masters and agent children are also SIGKILLed when the test process
+ * exits or is killed, in case a test crashes before its `after` hook.
  */
 import { createHash } from 'node:crypto';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startAgent, type RunningAgent } from '../../../src/haproxy/agent/start-agent.js';
-import { MasterCliClient } from '../../../src/haproxy/runtime/master-cli-client.js';
-import { parseSocketAddress } from '../../../src/haproxy/runtime/socket-address.js';
-import { freePort } from '../../../src/testing/free-port.js';
-import { reapOnExit } from '../../../src/testing/child-reaper.js';
-import { ensureHaproxy } from '../../../src/testing/haproxy-install.js';
+import {
+  startHaproxy,
+  type HaproxyProcess,
+} from '../../../../src/haproxy/agent/haproxy-process.js';
+import { startAgent, type RunningAgent } from '../../../../src/haproxy/agent/start-agent.js';
+import { RuntimeApiClient } from '../../../../src/haproxy/runtime/runtime-api-client.js';
+import { MasterCliClient } from '../../../../src/haproxy/runtime/master-cli-client.js';
+import { parseSocketAddress } from '../../../../src/haproxy/runtime/socket-address.js';
+import { freePort } from '../../../../src/testing/free-port.js';
+import { reapOnExit } from '../../../../src/testing/child-reaper.js';
+import { ensureHaproxy } from '../../../../src/testing/haproxy-install.js';
 
 export const TOKEN = 'test-token-0123456789';
+
+/** Whether a process with this pid exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const livePids = new Set<number>();
 process.on('exit', () => {
@@ -114,6 +131,25 @@ export class TestEnv {
     killOnExit(agent.haproxy?.child ?? agent.haproxy?.pid);
     this.defer(() => agent.stop());
     return agent;
+  }
+
+  /** Starts echo backends (see {@link startEchoBackends}) closed by `cleanup`; returns their ports. */
+  async echoBackends(names: readonly string[]): Promise<Record<string, number>> {
+    const backends = await startEchoBackends(names);
+    this.defer(backends.close);
+    return backends.ports;
+  }
+
+  /** Starts HAProxy (master-worker, master CLI on `masterSocket`) on the base dir's haproxy.cfg. */
+  async startHaproxy(): Promise<HaproxyProcess> {
+    const haproxy = await startHaproxy({
+      haproxyBin: this.haproxyBin,
+      baseDir: this.baseDir,
+      masterSocket: this.masterSocket,
+    });
+    killOnExit(haproxy.child ?? haproxy.pid);
+    this.defer(() => haproxy.stop());
+    return haproxy;
   }
 
   /** The master CLI of this env's HAProxy. */
@@ -288,9 +324,13 @@ export function globalSection(statsSocket: string): string {
   ].join('\n');
 }
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** Runs `haptic agent` as a child process and resolves once it listens. */
+/**
+ * Runs `haptic agent` as a child process and resolves once it listens (rejects, with the child
+ * killed, when it exits first or does not listen within 30 s). With `--start-haproxy` the HAProxy
+ * master it runs is killed by `cleanup` too, since a SIGKILLed agent leaves it running.
+ */
 export async function spawnAgent(
   env: TestEnv,
   port: number,
@@ -335,13 +375,28 @@ export async function spawnAgent(
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`agent did not listen within 30 s: ${err.slice(-2000)}`));
+    }, 30_000);
     child.stdout.on('data', (d: Buffer) => {
-      if (d.toString().includes('agent listening')) resolve();
+      if (d.toString().includes('agent listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
     child.once('exit', (code) => {
-      reject(new Error(`agent exited early (${code}): ${err.slice(-2000)}`));
+      clearTimeout(timer);
+      reject(new Error(`agent exited early (${String(code)}): ${err.slice(-2000)}`));
     });
   });
+  if (extraArgs.includes('--start-haproxy')) {
+    const masterPid = (await env.master().showProc()).master.pid;
+    killOnExit(masterPid);
+    env.defer(() => {
+      if (alive(masterPid)) process.kill(masterPid, 'SIGKILL');
+    });
+  }
   return child;
 }
 
@@ -354,4 +409,86 @@ export function exited(child: ChildProcess): Promise<NodeJS.Signals | null> {
       r(sig);
     }),
   );
+}
+
+/**
+ * A complete config: {@link globalSection}, frontend `fe` on loopback `httpPort` with
+ * `frontendLines` (each without indentation) and backend `be` with server `s` (id 1) on
+ * `backendPort`.
+ */
+export function proxyConfig(
+  statsSocket: string,
+  httpPort: number,
+  backendPort: number,
+  frontendLines: readonly string[] = [],
+): string {
+  return (
+    `${globalSection(statsSocket)}frontend fe\n    bind 127.0.0.1:${String(httpPort)}\n` +
+    frontendLines.map((l) => `    ${l}\n`).join('') +
+    `    default_backend be\nbackend be\n    server s 127.0.0.1:${String(backendPort)} id 1\n`
+  );
+}
+
+/** A HAProxy started in the foreground (`-db`) from `<dir>/haproxy.cfg` with `-C <dir>`. */
+export interface ScratchHaproxyProcess {
+  readonly proc: ChildProcess;
+  /** Runtime API client on `<dir>/admin.sock` (the configuration must declare it). */
+  readonly client: RuntimeApiClient;
+}
+
+/** Starts and stops bare HAProxy processes in a scratch directory it removes on cleanup. */
+export class ScratchHaproxy {
+  readonly scratch = mkdtempSync(join(tmpdir(), 'haptic-scratch-haproxy-'));
+  readonly #bin = ensureHaproxy();
+  readonly #running = new Set<ChildProcess>();
+
+  /** Starts HAProxy in `dir` and waits until its admin socket answers (stops it otherwise). */
+  async start(dir: string): Promise<ScratchHaproxyProcess> {
+    const proc = spawn(this.#bin, ['-db', '-f', 'haproxy.cfg', '-C', dir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    this.#running.add(proc);
+    killOnExit(proc);
+    let stderr = '';
+    proc.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const socket = join(dir, 'admin.sock');
+    const client = new RuntimeApiClient({ kind: 'unix', path: socket }, { timeoutMs: 5_000 });
+    for (let i = 0; i < 100; i++) {
+      if (proc.exitCode !== null) break;
+      if (existsSync(socket)) {
+        try {
+          await client.command(['show', 'info']);
+          return { proc, client };
+        } catch {
+          // not ready yet
+        }
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await this.stop(proc);
+    throw new Error(`haproxy did not start in ${dir}: ${stderr}`);
+  }
+
+  /** Stops one process (SIGTERM, SIGKILL after 5 s) and waits for its exit. */
+  async stop(p: ChildProcess): Promise<void> {
+    this.#running.delete(p);
+    if (p.exitCode !== null || p.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => {
+      p.once('exit', () => {
+        resolve();
+      });
+    });
+    p.kill('SIGTERM');
+    const timer = setTimeout(() => p.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** Stops every process still running and removes the scratch directory. */
+  async cleanup(): Promise<void> {
+    for (const p of [...this.#running]) await this.stop(p);
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
 }
