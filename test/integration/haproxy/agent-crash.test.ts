@@ -31,6 +31,18 @@ describe('agent killed with SIGKILL between rename and reload', () => {
       'http-request set-var(txn.x) req.hdr(host),map_str(maps/hosts.map)',
     ]);
 
+  // The apply the crash interrupts, sent again once the agent has restarted.
+  const applyNew = () =>
+    call({ url: `http://127.0.0.1:${port}` }, 'POST', '/v1/apply', {
+      planId: 'p2',
+      expectedPrevPlanId: 'p1',
+      leaderEpoch: 1,
+      files: [
+        withContent('haproxy.cfg', config('new')),
+        withContent('maps/hosts.map', 'new.test new\n'),
+      ],
+    });
+
   it('restarts with entirely the old files, the old plan id and HAProxy serving the old config', async () => {
     env.write({ 'haproxy.cfg': config('old'), 'maps/hosts.map': '' });
     await env.startHaproxy();
@@ -51,17 +63,7 @@ describe('agent killed with SIGKILL between rename and reload', () => {
     await exited(first);
 
     const faulty = await spawnAgent(env, port, 'after-rename');
-    await assert.rejects(
-      call({ url: `http://127.0.0.1:${port}` }, 'POST', '/v1/apply', {
-        planId: 'p2',
-        expectedPrevPlanId: 'p1',
-        leaderEpoch: 1,
-        files: [
-          withContent('haproxy.cfg', config('new')),
-          withContent('maps/hosts.map', 'new.test new\n'),
-        ],
-      }),
-    );
+    await assert.rejects(applyNew());
     assert.equal(await exited(faulty), 'SIGKILL');
     // The crash left the new files in place: the restart has to undo them.
     assert.notEqual(JSON.stringify(treeDigests(await readFileTree(env.baseDir))), oldFiles);
@@ -75,15 +77,7 @@ describe('agent killed with SIGKILL between rename and reload', () => {
     assert.equal(JSON.stringify(treeDigests(await readFileTree(env.baseDir))), oldFiles);
     assert.equal((await httpGet(httpPort)).body, 'backend=old\n');
 
-    const p2 = await call({ url: `http://127.0.0.1:${port}` }, 'POST', '/v1/apply', {
-      planId: 'p2',
-      expectedPrevPlanId: 'p1',
-      leaderEpoch: 1,
-      files: [
-        withContent('haproxy.cfg', config('new')),
-        withContent('maps/hosts.map', 'new.test new\n'),
-      ],
-    });
+    const p2 = await applyNew();
     assert.equal(p2.status, 200, JSON.stringify(p2.body));
     assert.equal((await httpGet(httpPort)).body, 'backend=new\n');
   });
