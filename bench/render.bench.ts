@@ -200,7 +200,6 @@ export default async function renderBench(args: string[], signal: AbortSignal): 
     if (haproxyBin) {
       const result = await validateFileSet({
         haproxyBin,
-        baseDir: renderer.config.layout.baseDir,
         configPath: renderer.config.layout.configFile,
         files: files.map((f) => ({ path: f.path, content: f.content })),
         signal,

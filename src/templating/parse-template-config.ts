@@ -43,8 +43,6 @@ export const RESERVED_CONTEXT_NAMES = [
   'now',
 ] as const;
 
-const DEFAULT_BASE_DIR = '/etc/haproxy';
-
 type Obj = Record<string, unknown>;
 
 function isObj(v: unknown): v is Obj {
@@ -321,28 +319,79 @@ function validationTests(
   return out;
 }
 
+/** The default layout: the agent's and the planner's conventions (docs/haproxy-plan.md). */
+export const DEFAULT_FILE_LAYOUT: FileLayout = {
+  configFile: 'haproxy.cfg',
+  mapsDir: 'maps',
+  sslCertsDir: 'certs',
+  generalStorageDir: 'files',
+  crtListDir: 'crt-lists',
+};
+
+/**
+ * `spec.dataplane` directory overrides. Directories are relative to the base directory. An
+ * absolute directory is accepted only when `configFile` is absolute too (its directory names the
+ * base directory) and the directory lies below it; it is converted to a relative one, because
+ * rendered files must not name one machine's paths.
+ */
 function layout(v: unknown, path: string): FileLayout {
   const o = obj(v, path, false);
-  const dir = (key: string, fallback: string): string => {
-    const value = optStr(o[key], `${path}.${key}`) ?? fallback;
-    if (!posix.isAbsolute(value)) throw bad(`${path}.${key}`, 'must be an absolute path');
-    return posix.normalize(value).replace(/\/+$/, '');
-  };
-  const configFile = dir('configFile', `${DEFAULT_BASE_DIR}/haproxy.cfg`);
-  const baseDir = posix.dirname(configFile);
-  const l: FileLayout = {
-    baseDir,
-    configFile,
-    mapsDir: dir('mapsDir', `${baseDir}/maps`),
-    sslCertsDir: dir('sslCertsDir', `${baseDir}/ssl`),
-    generalStorageDir: dir('generalStorageDir', `${baseDir}/general`),
-    crtListDir: dir('sslCertsDir', `${baseDir}/ssl`),
-  };
-  for (const key of ['mapsDir', 'sslCertsDir', 'generalStorageDir'] as const) {
-    if (!l[key].startsWith(`${baseDir}/`)) {
-      throw bad(`${path}.${key}`, `must be below the config file's directory ${baseDir}`);
+  const configText = optStr(o['configFile'], `${path}.configFile`);
+  let baseDir: string | undefined;
+  if (configText !== undefined) {
+    const normal = posix.normalize(configText);
+    if (posix.basename(normal) !== DEFAULT_FILE_LAYOUT.configFile) {
+      throw bad(`${path}.configFile`, `must name a file called haproxy.cfg, got "${configText}"`);
+    }
+    if (posix.isAbsolute(normal)) baseDir = posix.dirname(normal);
+    else if (normal !== DEFAULT_FILE_LAYOUT.configFile) {
+      throw bad(
+        `${path}.configFile`,
+        `haproxy.cfg must sit at the base directory's root, got "${configText}"`,
+      );
     }
   }
+  const dir = (key: keyof FileLayout): string => {
+    const field = `${path}.${key}`;
+    const value = optStr(o[key], field);
+    if (value === undefined || value === '') return DEFAULT_FILE_LAYOUT[key];
+    let rel: string;
+    if (posix.isAbsolute(value)) {
+      if (baseDir === undefined) {
+        throw bad(
+          field,
+          `absolute path "${value}" is outside the base directory; use a path relative to it (e.g. "${DEFAULT_FILE_LAYOUT[key]}"), or set ${path}.configFile to an absolute path that names the base directory`,
+        );
+      }
+      rel = posix.relative(baseDir, posix.normalize(value));
+    } else {
+      rel = posix.normalize(value);
+    }
+    rel = rel.replace(/\/+$/, '');
+    if (
+      rel === '' ||
+      rel === '.' ||
+      rel === '..' ||
+      rel.startsWith('../') ||
+      posix.isAbsolute(rel)
+    ) {
+      throw bad(
+        field,
+        `"${value}" is not a directory below the base directory${baseDir === undefined ? '' : ` ${baseDir}`}`,
+      );
+    }
+    if (rel.split('/').some((seg) => !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(seg))) {
+      throw bad(field, `"${value}" may hold only letters, digits, ".", "_", "-" and "/"`);
+    }
+    return rel;
+  };
+  const l: FileLayout = {
+    configFile: DEFAULT_FILE_LAYOUT.configFile,
+    mapsDir: dir('mapsDir'),
+    sslCertsDir: dir('sslCertsDir'),
+    generalStorageDir: dir('generalStorageDir'),
+    crtListDir: dir('crtListDir'),
+  };
   return l;
 }
 

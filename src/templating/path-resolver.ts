@@ -1,4 +1,8 @@
-/** Production paths of rendered files, as templates reference them (`pathResolver.getPath`). */
+/**
+ * Paths of rendered files as templates reference them (`pathResolver.getPath`): relative to the
+ * base directory HAProxy runs in (`-C`), e.g. `maps/hosts.map`, the same paths the agent's file
+ * set uses, so the planner recognises every reference in haproxy.cfg.
+ */
 import { InvalidArgumentError } from '../core/errors.js';
 import type { FileLayout } from './template-config.js';
 
@@ -28,11 +32,11 @@ export function dirForKind(layout: FileLayout, kind: FileKind): string {
   }
 }
 
-/** Resolves file names to their absolute production paths under the layout's directories. */
+/** Resolves file names to their paths (relative to the base directory) in the layout. */
 export class PathResolver {
   constructor(readonly layout: FileLayout) {}
 
-  /** The production path of `name` of `kind` (`map`, `file`, `cert`, `crt-list`). */
+  /** The path of `name` of `kind` (`map`, `file`, `cert`, `crt-list`), relative to the base dir. */
   getPath(name: unknown, kind: unknown = 'map'): string {
     if (typeof kind !== 'string' || !(FILE_KINDS as readonly string[]).includes(kind)) {
       throw new InvalidArgumentError(
@@ -45,10 +49,5 @@ export class PathResolver {
       );
     }
     return `${dirForKind(this.layout, kind as FileKind)}/${name}`;
-  }
-
-  /** The directory HAProxy runs in (`-C`). */
-  getBaseDir(): string {
-    return this.layout.baseDir;
   }
 }

@@ -1,4 +1,4 @@
-/** What one render produces, and helpers to list it as files at their production paths. */
+/** What one render produces, and helpers to list it as files at their paths in the layout. */
 import { createHash } from 'node:crypto';
 import { dirForKind, type FileKind } from './path-resolver.js';
 import type { StatusPatch } from './status-patch.js';
@@ -22,14 +22,12 @@ export interface RenderOutput {
   readonly checksum: string;
 }
 
-/** One rendered file with its production path. */
+/** One rendered file with its path. */
 export interface RenderedFile {
   readonly kind: 'config' | FileKind;
   readonly name: string;
-  /** Absolute production path. */
+  /** Path relative to the base directory (`haproxy.cfg`, `maps/hosts.map`): the agent's FileSet key. */
   readonly path: string;
-  /** Path relative to the layout's base directory. */
-  readonly relativePath: string;
   readonly content: string;
 }
 
@@ -42,20 +40,17 @@ const GROUPS = [
 
 /** Lists the file set: haproxy.cfg first, then maps, files, certificates and crt-lists by name. */
 export function renderedFileList(files: RenderedFiles, layout: FileLayout): RenderedFile[] {
-  const rel = (p: string): string => p.slice(layout.baseDir.length + 1);
   const out: RenderedFile[] = [
     {
       kind: 'config',
       name: 'haproxy.cfg',
       path: layout.configFile,
-      relativePath: rel(layout.configFile),
       content: files.haproxyCfg,
     },
   ];
   for (const [kind, key] of GROUPS) {
     for (const [name, content] of Object.entries(files[key])) {
-      const path = `${dirForKind(layout, kind)}/${name}`;
-      out.push({ kind, name, path, relativePath: rel(path), content });
+      out.push({ kind, name, path: `${dirForKind(layout, kind)}/${name}`, content });
     }
   }
   return out;

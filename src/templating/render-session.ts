@@ -50,7 +50,7 @@ export class FileRegistry {
     private readonly declared: Readonly<Record<FileKind, ReadonlySet<string>>>,
   ) {}
 
-  /** Registers `content` as file `name` of `kind` and returns its production path. */
+  /** Registers `content` as file `name` of `kind` and returns its path relative to the base dir. */
   register(kind: unknown, name: unknown, content: unknown): string {
     if (typeof kind !== 'string' || !(FILE_KINDS as readonly string[]).includes(kind)) {
       throw new InvalidArgumentError(

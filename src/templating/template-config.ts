@@ -80,15 +80,18 @@ export interface ValidationTestConfig {
   readonly extraContext: Readonly<Record<string, unknown>>;
 }
 
-/** Where HAProxy reads its files in production; pathResolver returns paths in this layout. */
+/**
+ * Where rendered files live, relative to the base directory HAProxy runs in (`-C <base dir>`):
+ * the same layout the agent and the planner use (`maps/`, `certs/`, `crt-lists/`, `files/`,
+ * `haproxy.cfg` at the root). Relative, so one render works in production, in a test's temp
+ * directory and in the validation scratch tree alike.
+ */
 export interface FileLayout {
-  /** Directory of the main config; HAProxy runs with `-C` set to it. */
-  readonly baseDir: string;
+  /** Always `haproxy.cfg`: the agent looks for the main config at the base directory's root. */
   readonly configFile: string;
   readonly mapsDir: string;
   readonly sslCertsDir: string;
   readonly generalStorageDir: string;
-  /** crt-list files live next to the certificates they list. */
   readonly crtListDir: string;
 }
 

@@ -75,14 +75,14 @@ export function renderInputFromFixtures(
   };
 }
 
-/** Writes a render's files (and status patches) below `dir`, mirroring the production layout. */
+/** Writes a render's files (and status patches) below `dir`, laid out like the base directory. */
 export async function dumpRendered(
   dir: string,
   renderer: TemplateRenderer,
   output: RenderOutput,
 ): Promise<void> {
   for (const f of renderedFileList(output.files, renderer.config.layout)) {
-    const target = join(dir, f.relativePath);
+    const target = join(dir, f.path);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, f.content);
   }
@@ -126,7 +126,6 @@ async function runOne(
       const layout = renderer.config.layout;
       const result = await validateFileSet({
         haproxyBin: opts.haproxyBin(),
-        baseDir: layout.baseDir,
         configPath: layout.configFile,
         files: renderedFileList(output.files, layout).map((f) => ({
           path: f.path,

@@ -40,7 +40,7 @@ export function registerRenderCommand(program: Command, ctx: CommandContext): vo
     )
     .option(
       '--out <dir>',
-      'write the file set below <dir> (production layout, relative to the base dir); default: haproxy.cfg to stdout',
+      'write the file set below <dir> as the base dir (haproxy.cfg, maps/, certs/, crt-lists/, files/); default: haproxy.cfg to stdout',
     )
     .option('--validate', 'check the rendered file set with haproxy -c')
     .addHelpText(
@@ -76,7 +76,7 @@ export function registerRenderCommand(program: Command, ctx: CommandContext): vo
       const files = renderedFileList(output.files, layout);
       if (opts.out !== undefined) {
         for (const f of files) {
-          const target = join(opts.out, f.relativePath);
+          const target = join(opts.out, f.path);
           await mkdir(dirname(target), { recursive: true });
           await writeFile(target, f.content);
           ctx.io.err(`wrote ${target}\n`);
@@ -93,7 +93,6 @@ export function registerRenderCommand(program: Command, ctx: CommandContext): vo
       if (opts.validate) {
         const result = await validateFileSet({
           haproxyBin: resolveHaproxyBinary(),
-          baseDir: layout.baseDir,
           configPath: layout.configFile,
           files: files.map((f) => ({ path: f.path, content: f.content })),
           signal: ctx.signal,

@@ -1,8 +1,10 @@
 /**
  * Checks a whole file set (haproxy.cfg plus maps, certificates, general files) with `haproxy -c`
- * in a scratch directory that mirrors the production layout. Rendered files reference their
- * production paths (`/etc/haproxy/maps/hosts.map`); those are remapped into the scratch tree so
- * the check sees exactly the files being validated, never what happens to be installed.
+ * in a scratch directory laid out like the base directory, with `-C <scratch>`. Rendered files
+ * reference each other by paths relative to the base directory (`maps/hosts.map`), which resolve
+ * inside the scratch tree as they do in production. Sets that still name absolute paths below a
+ * `baseDir` are remapped into the scratch tree, so the check sees exactly the files being
+ * validated, never what happens to be installed.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { InvalidArgumentError } from '../../core/errors.js';
 import { throwIfAborted } from '../../core/abort.js';
 import { checkHaproxyConfig, type HaproxyCheckResult } from './haproxy-check.js';
 
-/** One file of the set, at its production path (absolute below `baseDir`, or relative to it). */
+/** One file of the set, at its path relative to the base directory (or absolute below `baseDir`). */
 export interface FileSetEntry {
   readonly path: string;
   readonly content: string | Uint8Array;
@@ -20,9 +22,12 @@ export interface FileSetEntry {
 /** Options of {@link validateFileSet}. */
 export interface ValidateFileSetOptions {
   readonly haproxyBin: string;
-  /** Production base directory (where haproxy.cfg lives and HAProxy runs with `-C`). */
-  readonly baseDir: string;
-  /** Production path of the main config (absolute, or relative to `baseDir`). */
+  /**
+   * Production base directory, needed only when paths (of files or inside them) are absolute:
+   * those below it are remapped into the scratch tree.
+   */
+  readonly baseDir?: string;
+  /** Path of the main config, relative to the base directory (or absolute below `baseDir`). */
   readonly configPath: string;
   readonly files: readonly FileSetEntry[];
   readonly signal?: AbortSignal;
@@ -31,17 +36,25 @@ export interface ValidateFileSetOptions {
   readonly scratchParent?: string;
 }
 
-function relativeInside(baseDir: string, path: string): string {
-  const rel = isAbsolute(path) ? relative(baseDir, path) : normalize(path);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-    throw new InvalidArgumentError(`file ${path} is not below the base directory ${baseDir}`);
+function relativeInside(baseDir: string | undefined, path: string): string {
+  if (isAbsolute(path) && baseDir === undefined) {
+    throw new InvalidArgumentError(
+      `file ${path} is absolute; give paths relative to the base directory (or pass baseDir)`,
+    );
+  }
+  const rel = isAbsolute(path) && baseDir !== undefined ? relative(baseDir, path) : normalize(path);
+  if (rel === '' || rel === '.' || rel === '..' || rel.startsWith('../') || isAbsolute(rel)) {
+    throw new InvalidArgumentError(
+      `file ${path} is not below the base directory${baseDir === undefined ? '' : ` ${baseDir}`}`,
+    );
   }
   return rel;
 }
 
 /** Writes the file set into a fresh scratch tree, runs `haproxy -c` there, and removes the tree. */
 export async function validateFileSet(opts: ValidateFileSetOptions): Promise<HaproxyCheckResult> {
-  const baseDir = normalize(opts.baseDir).replace(/\/+$/, '');
+  const baseDir =
+    opts.baseDir === undefined ? undefined : normalize(opts.baseDir).replace(/\/+$/, '');
   const configRel = relativeInside(baseDir, opts.configPath);
   const entries = opts.files.map((f) => ({
     rel: relativeInside(baseDir, f.path),
@@ -50,7 +63,8 @@ export async function validateFileSet(opts: ValidateFileSetOptions): Promise<Hap
   throwIfAborted(opts.signal, 'validate file set');
   const scratch = await mkdtemp(join(opts.scratchParent ?? tmpdir(), 'haptic-validate-'));
   try {
-    const remap = (text: string): string => text.replaceAll(`${baseDir}/`, `${scratch}/`);
+    const remap = (text: string): string =>
+      baseDir === undefined ? text : text.replaceAll(`${baseDir}/`, `${scratch}/`);
     for (const { rel, content } of entries) {
       const target = join(scratch, rel);
       await mkdir(dirname(target), { recursive: true });

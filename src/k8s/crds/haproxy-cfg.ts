@@ -19,7 +19,10 @@ export function publishedFileFields(): {
   compressed: ReturnType<typeof Type.Optional<ReturnType<typeof Type.Boolean>>>;
 } {
   return {
-    path: Type.String({ description: 'Path of the file on the HAProxy host.', minLength: 1 }),
+    path: Type.String({
+      description: 'Path of the file, relative to the HAProxy base dir (maps/hosts.map).',
+      minLength: 1,
+    }),
     checksum: Type.String({
       description: 'sha256:<hex> of the uncompressed content.',
       pattern: CHECKSUM_PATTERN,

@@ -231,10 +231,19 @@ export const HAProxyTemplateConfigSpecSchema = Type.Object({
       configPublishInterval: optionalDuration('Throttle of HAProxyCfg publishing.'),
       reloadVerificationTimeout: optionalDuration('Wait for a reload to complete.'),
       syncTimeout: optionalDuration('Timeout of one sync to one pod.'),
-      mapsDir: optionalString('Directory of map files.'),
-      sslCertsDir: optionalString('Directory of certificates.'),
-      generalStorageDir: optionalString('Directory of general files.'),
-      configFile: optionalString('Path of haproxy.cfg.'),
+      mapsDir: optionalString('Directory of map files, relative to the base dir (default maps).'),
+      sslCertsDir: optionalString(
+        'Directory of certificates, relative to the base dir (default certs).',
+      ),
+      generalStorageDir: optionalString(
+        'Directory of general files, relative to the base dir (default files).',
+      ),
+      crtListDir: optionalString(
+        'Directory of crt-lists, relative to the base dir (default crt-lists).',
+      ),
+      configFile: optionalString(
+        'Path of haproxy.cfg: haproxy.cfg, or an absolute path naming the base dir.',
+      ),
       maxParallel: Type.Optional(kubeInt32({ minimum: 0 })),
       rawPushThreshold: Type.Optional(kubeInt32({ minimum: 0 })),
     }),

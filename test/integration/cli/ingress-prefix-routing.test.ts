@@ -82,11 +82,10 @@ describe('the ingress-basic example in a real HAProxy', () => {
       '--validate',
     ]);
     assert.equal(run.code, 0, run.stderr);
-    // Production paths become paths relative to the run directory (-C), the admin socket moves
-    // into it, listeners bind loopback only, and maxconn fits a test process's FD limit.
+    // The rendered file set is relative to the run directory (-C) as written; only the admin
+    // socket moves into it, listeners bind loopback only, and maxconn fits a test's FD limit.
     const cfgPath = join(out, 'haproxy.cfg');
     const cfg = readFileSync(cfgPath, 'utf8')
-      .replaceAll('/etc/haproxy/', '')
       .replace(/stats socket \S+/, `stats socket ${join(out, 'admin.sock')}`)
       .replaceAll('bind :', 'bind 127.0.0.1:')
       .replace(/^( +maxconn) \d+$/m, '$1 1000');

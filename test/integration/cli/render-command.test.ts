@@ -27,7 +27,7 @@ describe('haptic render (child process)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes the file set in the production layout and validates it with haproxy -c', async () => {
+  it('writes the file set at its paths relative to the base dir and validates it with haproxy -c', async () => {
     const out = join(dir, 'out');
     const run = await runHaptic([
       'render',
@@ -41,7 +41,9 @@ describe('haptic render (child process)', () => {
     ]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /haproxy -c: configuration is valid/);
-    assert.match(readFileSync(join(out, 'haproxy.cfg'), 'utf8'), /^backend be_shop_web_80$/m);
+    const cfg = readFileSync(join(out, 'haproxy.cfg'), 'utf8');
+    assert.match(cfg, /^backend be_shop_web_80$/m);
+    assert.match(cfg, /map_beg\(maps\/path-prefix\.map\)/);
     assert.equal(
       readFileSync(join(out, 'maps', 'path-prefix.map'), 'utf8'),
       'shop.example.com/ be_shop_web_80\n',

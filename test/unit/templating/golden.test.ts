@@ -20,7 +20,7 @@ import {
   TEST_RENDER_NOW,
 } from '../../../src/templating/validation-test-runner.js';
 
-// Each case: config.yaml + fixtures.yaml in, expected/ out (the file set in production layout,
+// Each case: config.yaml + fixtures.yaml in, expected/ out (the file set relative to the base dir,
 // status-patches.json, checksum.txt, or error.txt for a failing render). UPDATE_GOLDEN=1 rewrites
 // expected/ instead of comparing; review the diff before committing it.
 const root = new URL('../../golden/templating/', import.meta.url).pathname;
@@ -41,8 +41,7 @@ async function renderCase(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   try {
     const output = renderer.render(renderInputFromFixtures(renderer, fixtures, TEST_RENDER_NOW));
-    for (const f of renderedFileList(output.files, config.layout))
-      out.set(f.relativePath, f.content);
+    for (const f of renderedFileList(output.files, config.layout)) out.set(f.path, f.content);
     out.set('status-patches.json', `${JSON.stringify(output.statusPatches, null, 2)}\n`);
     out.set('checksum.txt', `${output.checksum}\n`);
   } catch (err) {

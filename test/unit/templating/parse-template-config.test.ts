@@ -23,15 +23,66 @@ function rejects(specTail: string, message: RegExp): void {
 }
 
 describe('parseTemplateConfig', () => {
-  it('loads a minimal config with the default production layout', () => {
+  it('loads a minimal config with the default layout relative to the base directory', () => {
     const c = load('  haproxyConfig: { template: "global\\n" }\n');
     assert.equal(c.name, 't');
     assert.deepEqual(c.watchedResources['services']?.indexBy, [
       'metadata.namespace',
       'metadata.name',
     ]);
-    assert.equal(c.layout.baseDir, '/etc/haproxy');
-    assert.equal(c.layout.mapsDir, '/etc/haproxy/maps');
+    assert.deepEqual(c.layout, {
+      configFile: 'haproxy.cfg',
+      mapsDir: 'maps',
+      sslCertsDir: 'certs',
+      generalStorageDir: 'files',
+      crtListDir: 'crt-lists',
+    });
+  });
+
+  it('accepts relative directory overrides in spec.dataplane', () => {
+    const c = load(
+      '  haproxyConfig: { template: "x" }\n  dataplane:\n    mapsDir: lookup/maps/\n    sslCertsDir: ./tls\n',
+    );
+    assert.equal(c.layout.mapsDir, 'lookup/maps');
+    assert.equal(c.layout.sslCertsDir, 'tls');
+    assert.equal(c.layout.crtListDir, 'crt-lists');
+  });
+
+  it('converts absolute directories below an absolute configFile to relative ones', () => {
+    const c = load(
+      '  haproxyConfig: { template: "x" }\n  dataplane:\n    configFile: /etc/haproxy/haproxy.cfg\n    mapsDir: /etc/haproxy/maps\n    generalStorageDir: /etc/haproxy/general/\n',
+    );
+    assert.equal(c.layout.configFile, 'haproxy.cfg');
+    assert.equal(c.layout.mapsDir, 'maps');
+    assert.equal(c.layout.generalStorageDir, 'general');
+  });
+
+  it('rejects a directory escaping the base directory with ".." naming the field', () => {
+    rejects(
+      '  haproxyConfig: { template: "x" }\n  dataplane:\n    mapsDir: maps/../../etc\n',
+      /spec\.dataplane\.mapsDir: "maps\/\.\.\/\.\.\/etc" is not a directory below the base directory/,
+    );
+  });
+
+  it('rejects an absolute directory when no absolute configFile names the base directory', () => {
+    rejects(
+      '  haproxyConfig: { template: "x" }\n  dataplane:\n    sslCertsDir: /etc/haproxy/ssl\n',
+      /spec\.dataplane\.sslCertsDir: absolute path "\/etc\/haproxy\/ssl" is outside the base directory/,
+    );
+  });
+
+  it("rejects an absolute directory outside the absolute configFile's directory naming the field", () => {
+    rejects(
+      '  haproxyConfig: { template: "x" }\n  dataplane:\n    configFile: /etc/haproxy/haproxy.cfg\n    crtListDir: /var/lib/lists\n',
+      /spec\.dataplane\.crtListDir: "\/var\/lib\/lists" is not a directory below the base directory \/etc\/haproxy/,
+    );
+  });
+
+  it('rejects a configFile that is not haproxy.cfg at the base directory root', () => {
+    rejects(
+      '  haproxyConfig: { template: "x" }\n  dataplane:\n    configFile: conf/haproxy.cfg\n',
+      /spec\.dataplane\.configFile: haproxy\.cfg must sit at the base directory's root/,
+    );
   });
 
   it('names the field path of a structural error', () => {

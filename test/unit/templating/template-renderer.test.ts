@@ -159,21 +159,21 @@ describe('TemplateRenderer', () => {
     assert.equal(out, '8080 8080\n');
   });
 
-  it('resolves production paths and registers files created on the fly', () => {
+  it('resolves paths relative to the base directory and registers files created on the fly', () => {
     const r = renderer({
       haproxyConfig: {
         template:
           'a {{ pathResolver.getPath("hosts.map", "map") }}\n' +
-          'b {{ fileRegistry.register("crt-list", "certs.list", "/etc/haproxy/ssl/a.pem\\n") }}\n' +
+          'b {{ fileRegistry.register("crt-list", "certs.list", "certs/a.pem\\n") }}\n' +
           'c {{ fileRegistry.register("file", "503.http", "HTTP/1.0 503\\n") }}\n',
       },
     });
     const out = r.render({ stores: {}, now: NOW });
     assert.equal(
       out.files.haproxyCfg,
-      'a /etc/haproxy/maps/hosts.map\nb /etc/haproxy/ssl/certs.list\nc /etc/haproxy/general/503.http\n',
+      'a maps/hosts.map\nb crt-lists/certs.list\nc files/503.http\n',
     );
-    assert.deepEqual(out.files.crtLists, { 'certs.list': '/etc/haproxy/ssl/a.pem\n' });
+    assert.deepEqual(out.files.crtLists, { 'certs.list': 'certs/a.pem\n' });
     assert.deepEqual(out.files.files, { '503.http': 'HTTP/1.0 503\n' });
   });
 

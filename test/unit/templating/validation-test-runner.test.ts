@@ -191,15 +191,15 @@ describe('runValidationTests', () => {
     );
   });
 
-  it('writes the rendered files of each test under --dump-rendered in the production layout', () => {
+  it('writes the rendered files of each test under --dump-rendered at their paths relative to the base dir', () => {
     const base = join(dir, 'dump', 'all-pass');
     assert.match(readFileSync(join(base, 'haproxy.cfg'), 'utf8'), /^backend be_web$/m);
     assert.equal(
       readFileSync(join(base, 'maps', 'hosts.map'), 'utf8'),
       'api.example.com be_api\nweb.example.com be_web\n',
     );
-    assert.ok(existsSync(join(base, 'ssl', 'a.pem')));
-    assert.ok(existsSync(join(base, 'general', 'note.txt')));
+    assert.ok(existsSync(join(base, 'certs', 'a.pem')));
+    assert.ok(existsSync(join(base, 'files', 'note.txt')));
     assert.ok(existsSync(join(base, 'status-patches.json')));
   });
 

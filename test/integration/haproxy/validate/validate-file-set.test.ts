@@ -10,7 +10,9 @@ import { ensureHaproxy } from '../../../../src/testing/haproxy-install.js';
 
 const BASE = '/etc/haproxy-production-does-not-exist';
 
-function config(extraFrontendLines: readonly string[]): string {
+// `prefix` is '' for the layout the renderer produces (paths relative to the base dir), or
+// `${BASE}/` for a set that still names absolute production paths.
+function config(extraFrontendLines: readonly string[], prefix = ''): string {
   return [
     'global',
     '  master-worker',
@@ -21,11 +23,11 @@ function config(extraFrontendLines: readonly string[]): string {
     '  timeout server 5s',
     'frontend http',
     '  bind 127.0.0.1:18081',
-    `  use_backend %[req.hdr(host),lower,map(${BASE}/maps/hosts.map,be_default)]`,
+    `  use_backend %[req.hdr(host),lower,map(${prefix}maps/hosts.map,be_default)]`,
     ...extraFrontendLines,
     '  default_backend be_default',
     'backend be_default',
-    `  http-request return status 503 content-type text/plain file ${BASE}/general/503.txt`,
+    `  http-request return status 503 content-type text/plain file ${prefix}files/503.txt`,
     '',
   ].join('\n');
 }
@@ -42,15 +44,14 @@ describe('validateFileSet with a real haproxy', () => {
   });
 
   const files = (cfg: string) => [
-    { path: `${BASE}/haproxy.cfg`, content: cfg },
-    { path: `${BASE}/maps/hosts.map`, content: 'shop.example.com be_default\n' },
-    { path: 'general/503.txt', content: 'busy\n' },
+    { path: 'haproxy.cfg', content: cfg },
+    { path: 'maps/hosts.map', content: 'shop.example.com be_default\n' },
+    { path: 'files/503.txt', content: 'busy\n' },
   ];
 
-  it('remaps production paths into the scratch tree, so maps and files that exist only in the set are found', async () => {
+  it('checks a set with paths relative to the base dir, so maps and files that exist only in the set are found', async () => {
     const result = await validateFileSet({
       haproxyBin,
-      baseDir: BASE,
       configPath: 'haproxy.cfg',
       files: files(config([])),
       scratchParent,
@@ -59,11 +60,48 @@ describe('validateFileSet with a real haproxy', () => {
     assert.equal(result.valid, true);
   });
 
-  it('reports a missing map relative to the base directory and removes the scratch tree', async () => {
+  it('remaps absolute production paths below baseDir into the scratch tree', async () => {
     const result = await validateFileSet({
       haproxyBin,
       baseDir: BASE,
       configPath: `${BASE}/haproxy.cfg`,
+      files: [
+        { path: `${BASE}/haproxy.cfg`, content: config([], `${BASE}/`) },
+        { path: `${BASE}/maps/hosts.map`, content: 'shop.example.com be_default\n' },
+        { path: 'files/503.txt', content: 'busy\n' },
+      ],
+      scratchParent,
+    });
+    assert.deepEqual(result.errors, []);
+    assert.equal(result.valid, true);
+  });
+
+  it('refuses an absolute file path when no baseDir says where it belongs', async () => {
+    await assert.rejects(
+      validateFileSet({
+        haproxyBin,
+        configPath: 'haproxy.cfg',
+        files: [{ path: `${BASE}/haproxy.cfg`, content: config([]) }],
+        scratchParent,
+      }),
+      /is absolute; give paths relative to the base directory/,
+    );
+    await assert.rejects(
+      validateFileSet({
+        haproxyBin,
+        configPath: 'haproxy.cfg',
+        files: [{ path: '../haproxy.cfg', content: config([]) }],
+        scratchParent,
+      }),
+      /is not below the base directory/,
+    );
+    assert.deepEqual(readdirSync(scratchParent), []);
+  });
+
+  it('reports a missing map relative to the base directory and removes the scratch tree', async () => {
+    const result = await validateFileSet({
+      haproxyBin,
+      configPath: 'haproxy.cfg',
       files: files(config([])).filter((f) => !f.path.endsWith('hosts.map')),
       scratchParent,
     });
@@ -89,7 +127,6 @@ describe('validateFileSet with a real haproxy', () => {
     assert.equal(cfg.split('\n').length, config([]).split('\n').length + hostile.length);
     const result = await validateFileSet({
       haproxyBin,
-      baseDir: BASE,
       configPath: 'haproxy.cfg',
       files: files(cfg),
       scratchParent,
@@ -102,7 +139,6 @@ describe('validateFileSet with a real haproxy', () => {
     const cfg = config(['  http-request set-header X-Tenant a lua-load /tmp/x.lua']);
     const result = await validateFileSet({
       haproxyBin,
-      baseDir: BASE,
       configPath: 'haproxy.cfg',
       files: files(cfg),
       scratchParent,

@@ -91,7 +91,7 @@ const OBJECTS: { plural: string; object: Record<string, unknown> }[] = [
       apiVersion: 'haproxy-haptic.org/v1alpha1',
       kind: 'HAProxyCfg',
       metadata: { name: 'haptic-config-haproxycfg', namespace: NS },
-      spec: { path: '/etc/haproxy/haproxy.cfg', content: 'global\n', checksum: CHECKSUM },
+      spec: { path: 'haproxy.cfg', content: 'global\n', checksum: CHECKSUM },
     } satisfies HAProxyCfg,
   },
   {
@@ -102,7 +102,7 @@ const OBJECTS: { plural: string; object: Record<string, unknown> }[] = [
       metadata: { name: 'hosts-map', namespace: NS },
       spec: {
         mapName: 'hosts.map',
-        path: '/etc/haproxy/maps/hosts.map',
+        path: 'maps/hosts.map',
         entries: 'example.com be_web\n',
         checksum: CHECKSUM,
       },
@@ -116,7 +116,7 @@ const OBJECTS: { plural: string; object: Record<string, unknown> }[] = [
       metadata: { name: 'error-503', namespace: NS },
       spec: {
         fileName: '503.http',
-        path: '/etc/haproxy/general/503.http',
+        path: 'files/503.http',
         content: 'HTTP/1.0 503\r\n\r\n',
         checksum: CHECKSUM,
         compressed: false,
@@ -131,8 +131,8 @@ const OBJECTS: { plural: string; object: Record<string, unknown> }[] = [
       metadata: { name: 'certs-list', namespace: NS },
       spec: {
         listName: 'certs.list',
-        path: '/etc/haproxy/ssl/certs.list',
-        entries: '/etc/haproxy/ssl/example.pem example.com\n',
+        path: 'crt-lists/certs.list',
+        entries: 'certs/example.pem example.com\n',
         checksum: CHECKSUM,
       },
     } satisfies HAProxyCRTListFile,

@@ -220,7 +220,7 @@ describe('TypeBox schemas as TypeScript types and validators', () => {
       kind: 'HAProxyCfg',
       metadata: { name: 'haproxy-cfg', namespace: 'haptic' },
       spec: {
-        path: '/etc/haproxy/haproxy.cfg',
+        path: 'haproxy.cfg',
         content: 'global\n',
         checksum: `sha256:${'a'.repeat(64)}`,
       },
