@@ -45,7 +45,7 @@ build_kube_apiserver() {
   fi
   log "downloading kube-apiserver v${K8S_VERSION} modules (first time: several hundred MB)"
   go mod download || die "module download for kube-apiserver failed; check the Go module proxy"
-  log "compiling kube-apiserver v${K8S_VERSION} (first time: 10-20 minutes on 2 cores)"
+  log "compiling kube-apiserver v${K8S_VERSION} (first time: about 4 minutes on 2 cores)"
   CGO_ENABLED=0 go build -trimpath -ldflags "-s -w \
     -X k8s.io/component-base/version.gitVersion=v${K8S_VERSION} \
     -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=${minor} \
