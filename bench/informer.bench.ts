@@ -23,10 +23,19 @@ function flag(args: string[], name: string, fallback: number): number {
   return Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
-function heapAfterGc(): number {
+/** Heap in use after full collections, letting sockets and timers of finished work settle between them. */
+async function heapAfterGc(): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc;
-  for (let i = 0; i < 3; i++) gc?.();
+  for (let i = 0; i < 4; i++) {
+    gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   return process.memoryUsage().heapUsed;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
 async function createAll(client: KubeClient, n: number, concurrency: number): Promise<void> {
@@ -51,7 +60,7 @@ async function syncOnce(
   signal: AbortSignal,
   reduce?: (o: KubeObject) => KubeObject,
 ): Promise<{ ms: number; bytesPerObject: number; size: number; informer: Informer }> {
-  const before = heapAfterGc();
+  const before = await heapAfterGc();
   const ac = new AbortController();
   const onAbort = (): void => {
     ac.abort();
@@ -69,7 +78,7 @@ async function syncOnce(
   ac.abort();
   await run;
   signal.removeEventListener('abort', onAbort);
-  const after = heapAfterGc();
+  const after = await heapAfterGc();
   const size = informer.store.size;
   // Keep the store reachable until after the measurement.
   if (informer.store.fetch(NS, 'app-1').length === 0) throw new Error('index lookup failed');
@@ -135,9 +144,18 @@ export default async function informerBench(args: string[], signal: AbortSignal)
       ['full store', undefined],
       ['on-demand (metadata only)', metadataOnly],
     ] as const) {
-      const r = await syncOnce(client, signal, reduce);
+      // Three syncs; the median of each figure, since one heap reading can be off by a collection.
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push(await syncOnce(client, signal, reduce));
+      const last = runs[runs.length - 1]!;
+      const r = {
+        ms: median(runs.map((x) => x.ms)),
+        bytesPerObject: median(runs.map((x) => x.bytesPerObject)),
+        size: last.size,
+        informer: last.informer,
+      };
       console.log(
-        `  ${label.padEnd(26)} sync ${r.ms.toFixed(0)} ms (${Math.round(r.size / (r.ms / 1000))} objects/s), retained heap ${Math.round(r.bytesPerObject)} B/object (${((r.bytesPerObject * r.size) / 1024 / 1024).toFixed(1)} MiB for ${r.size})`,
+        `  ${label.padEnd(26)} sync ${r.ms.toFixed(0)} ms (${Math.round(r.size / (r.ms / 1000))} objects/s), retained heap ${Math.round(r.bytesPerObject)} B/object (median of 3) (${((r.bytesPerObject * r.size) / 1024 / 1024).toFixed(1)} MiB for ${r.size})`,
       );
       if (reduce === undefined) {
         const c = storeCosts(r.informer);
