@@ -1,14 +1,11 @@
 /** Errors of the component layer: registry validation and component failures. */
-import { HapticError } from '../core/errors.js';
+import { HapticError, TerminalHapticError } from '../core/errors.js';
 
 /** Thrown by the lifecycle registry when component dependencies form a cycle. */
-export class DependencyCycleError extends HapticError {
+export class DependencyCycleError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_COMPONENT_DEPENDENCY_CYCLE';
   constructor(readonly cycle: readonly string[]) {
     super(`component dependencies form a cycle: ${cycle.join(' -> ')}`);
-  }
-  override get isTerminal(): boolean {
-    return true;
   }
 }
 
@@ -16,7 +13,7 @@ export class DependencyCycleError extends HapticError {
  * Thrown by the lifecycle registry when a component depends on a name that is not registered,
  * or an all-replica component depends on a leader-only one (which may never run).
  */
-export class InvalidDependencyError extends HapticError {
+export class InvalidDependencyError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_COMPONENT_INVALID_DEPENDENCY';
   constructor(
     readonly component: string,
@@ -24,9 +21,6 @@ export class InvalidDependencyError extends HapticError {
     reason: string,
   ) {
     super(`component ${component} depends on ${dependency}: ${reason}`);
-  }
-  override get isTerminal(): boolean {
-    return true;
   }
 }
 

@@ -17,12 +17,19 @@ export abstract class HapticError extends Error {
   }
 }
 
-/** Thrown when a caller passes an argument or option that can never be valid. */
-export class InvalidArgumentError extends HapticError {
-  readonly code = 'HAPTIC_ERR_INVALID_ARGUMENT';
+/**
+ * Base of errors that retrying cannot fix until the input changes (a broken template, an invalid
+ * option, a missing binary): `isTerminal` is true.
+ */
+export abstract class TerminalHapticError extends HapticError {
   override get isTerminal(): boolean {
     return true;
   }
+}
+
+/** Thrown when a caller passes an argument or option that can never be valid. */
+export class InvalidArgumentError extends TerminalHapticError {
+  readonly code = 'HAPTIC_ERR_INVALID_ARGUMENT';
 }
 
 /** Thrown when an operation is cancelled through its AbortSignal. */

@@ -2,14 +2,11 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { HapticError } from '../core/errors.js';
+import { TerminalHapticError } from '../core/errors.js';
 
 /** Thrown when no haproxy executable can be found. */
-export class HaproxyNotFoundError extends HapticError {
+export class HaproxyNotFoundError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_HAPROXY_NOT_FOUND';
-  override get isTerminal(): boolean {
-    return true;
-  }
 }
 
 const SYSTEM_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin', '/sbin'];

@@ -1,16 +1,13 @@
 /** Errors of the templating library; each names the template (and line) or field at fault. */
-import { HapticError } from '../core/errors.js';
+import { TerminalHapticError } from '../core/errors.js';
 import type { StatusPatch } from './status-patch.js';
 
 /**
  * The HAProxyTemplateConfig (or one of its templates) is malformed: wrong structure, a template
  * that does not compile, an include of an unknown snippet, an unknown assertion type or target.
  */
-export class TemplateConfigError extends HapticError {
+export class TemplateConfigError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_TEMPLATE_CONFIG';
-  override get isTerminal(): boolean {
-    return true;
-  }
 }
 
 /** Where in a template something went wrong. */
@@ -24,7 +21,7 @@ export interface TemplateLocation {
 }
 
 /** A template failed while rendering (undefined variable, bad filter argument, fail(), ...). */
-export class TemplateRenderError extends HapticError {
+export class TemplateRenderError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_TEMPLATE_RENDER';
   /** The error message without location prefix (for `fail()`, exactly its message). */
   readonly detail: string;
@@ -42,34 +39,22 @@ export class TemplateRenderError extends HapticError {
     super(`template ${where}: ${detail}`, options);
     this.detail = detail;
   }
-  override get isTerminal(): boolean {
-    return true;
-  }
 }
 
 /** Raised by the `fail(message)` template function: the template itself rejected its input. */
-export class TemplateFailError extends HapticError {
+export class TemplateFailError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_TEMPLATE_FAIL';
-  override get isTerminal(): boolean {
-    return true;
-  }
 }
 
 /**
  * A tenant-supplied value (host, path, header, argument) holds characters that could end the
  * HAProxy argument or line it is placed in, so it was rejected instead of rendered.
  */
-export class UnsafeTenantValueError extends HapticError {
+export class UnsafeTenantValueError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_UNSAFE_TENANT_VALUE';
-  override get isTerminal(): boolean {
-    return true;
-  }
 }
 
 /** A fixtures file (Kubernetes objects for `haptic render`) is malformed or cannot be routed. */
-export class FixturesError extends HapticError {
+export class FixturesError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_FIXTURES_INVALID';
-  override get isTerminal(): boolean {
-    return true;
-  }
 }

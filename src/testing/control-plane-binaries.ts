@@ -7,14 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HapticError } from '../core/errors.js';
+import { TerminalHapticError } from '../core/errors.js';
 
 /** Thrown when the control-plane binaries cannot be found or built. */
-export class ControlPlaneBinariesError extends HapticError {
+export class ControlPlaneBinariesError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_CONTROL_PLANE_BINARIES';
-  override get isTerminal(): boolean {
-    return true;
-  }
 }
 
 /** Paths of the two binaries. */

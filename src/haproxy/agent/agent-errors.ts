@@ -1,5 +1,5 @@
 /** Errors of the HAProxy agent. */
-import { HapticError } from '../../core/errors.js';
+import { HapticError, TerminalHapticError } from '../../core/errors.js';
 
 /** Why an apply request was refused before anything changed (answered with a 4xx). */
 export type BadRequestReason =
@@ -11,16 +11,13 @@ export type BadRequestReason =
   | 'body_too_large';
 
 /** An apply request that is malformed, unsafe or inconsistent; nothing was changed. */
-export class AgentBadRequestError extends HapticError {
+export class AgentBadRequestError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_AGENT_BAD_REQUEST';
   constructor(
     readonly reason: BadRequestReason,
     message: string,
   ) {
     super(message);
-  }
-  override get isTerminal(): boolean {
-    return true;
   }
 }
 

@@ -1,15 +1,12 @@
 /** Errors raised by the HAProxy runtime API and master CLI clients. */
-import { HapticError } from '../../core/errors.js';
+import { HapticError, TerminalHapticError } from '../../core/errors.js';
 
 /**
  * An argument or payload would smuggle a second command (newline, `;`, NUL, control characters,
  * or an empty payload line that ends a `<<` payload early). Never sent; retrying cannot help.
  */
-export class UnsafeRuntimeArgumentError extends HapticError {
+export class UnsafeRuntimeArgumentError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_RUNTIME_UNSAFE_ARGUMENT';
-  override get isTerminal(): boolean {
-    return true;
-  }
 }
 
 /** The socket could not be reached, or the connection broke before an answer arrived. */

@@ -8,14 +8,11 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { HapticError } from '../../core/errors.js';
+import { TerminalHapticError } from '../../core/errors.js';
 
 /** Thrown when a kubeconfig or the in-cluster environment cannot be used. */
-export class KubeConfigError extends HapticError {
+export class KubeConfigError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_KUBECONFIG';
-  override get isTerminal(): boolean {
-    return true;
-  }
 }
 
 /** Everything needed to talk to one API server as one user. */

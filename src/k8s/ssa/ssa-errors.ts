@@ -1,23 +1,17 @@
 /** Errors of the Server-Side Apply kit. */
-import { HapticError } from '../../core/errors.js';
+import { HapticError, TerminalHapticError } from '../../core/errors.js';
 
 /**
  * Thrown before any request when a field manager name can never be accepted by the API server
  * (empty, longer than 128 bytes, or holding non-printable characters).
  */
-export class InvalidFieldManagerError extends HapticError {
+export class InvalidFieldManagerError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_SSA_FIELD_MANAGER';
-  override get isTerminal(): boolean {
-    return true;
-  }
 }
 
 /** Thrown before any request when an object to apply lacks apiVersion, kind, name or namespace. */
-export class InvalidApplyObjectError extends HapticError {
+export class InvalidApplyObjectError extends TerminalHapticError {
   readonly code = 'HAPTIC_ERR_SSA_OBJECT';
-  override get isTerminal(): boolean {
-    return true;
-  }
 }
 
 /**
